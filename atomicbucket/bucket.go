@@ -1,0 +1,125 @@
+package atomicbucket
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/seed997/sluice/clock"
+)
+
+// Bucket is one key's token bucket: one uint64 updated by a CAS loop. Create
+// it with NewBucket; every method takes the Limit it was created with.
+type Bucket struct{ state atomic.Uint64 }
+
+// NewBucket returns a full bucket at time now.
+func NewBucket(l *Limit, now time.Duration) *Bucket {
+	b := &Bucket{}
+	b.state.Store(l.vnow(now))
+	return b
+}
+
+// Dead reports whether the bucket has been evicted.
+func (b *Bucket) Dead() bool { return b.state.Load()&tombstone != 0 }
+
+// Allow takes cost tokens at the clock's time and reports only the status;
+// it skips the divisions that a full Decision needs.
+func (b *Bucket) Allow(l *Limit, clk clock.Clock, cost int64) Status {
+	st, _, _ := b.take(l, clk, 0, cost)
+	return st
+}
+
+// Take takes cost tokens at the clock's time.
+func (b *Bucket) Take(l *Limit, clk clock.Clock, cost int64) Decision {
+	return l.describe(b.take(l, clk, 0, cost))
+}
+
+// TakeAt takes cost tokens at an explicit time now, which should be a
+// reading of the same clock the bucket is otherwise used with. An earlier
+// now than a previous decision's makes this one stricter, never looser.
+func (b *Bucket) TakeAt(l *Limit, now time.Duration, cost int64) Decision {
+	return l.describe(b.take(l, nil, now, cost))
+}
+
+// take is the CAS loop. With a clock, the time is read after the state is
+// loaded, on every attempt: the state then never holds a time later than
+// now, so TAT−now <= tau. Reading the time once before the loop would let a
+// goroutine that sleeps between the two apply an arbitrarily stale time.
+func (b *Bucket) take(l *Limit, clk clock.Clock, now time.Duration, cost int64) (Status, int64, int64) {
+	if st := l.checkCost(cost); st != Allowed {
+		return st, 0, 0
+	}
+	for {
+		old := b.state.Load()
+		if old&tombstone != 0 {
+			return Evicted, 0, 0
+		}
+		if clk != nil {
+			now = clk.Now()
+		}
+		next, ok, base, need := l.step(old, now, cost)
+		if !ok {
+			return Denied, base, need // a denial writes nothing
+		}
+		if b.state.CompareAndSwap(old, next) {
+			return Allowed, base, need
+		}
+	}
+}
+
+// Peek reports what Take would decide for cost at now, taking nothing.
+func (b *Bucket) Peek(l *Limit, now time.Duration, cost int64) Decision {
+	if st := l.checkCost(cost); st != Allowed {
+		return Decision{Status: st}
+	}
+	old := b.state.Load()
+	if old&tombstone != 0 {
+		return Decision{Status: Evicted}
+	}
+	_, ok, base, need := l.step(old, now, cost)
+	return l.describe(statusOf(ok), base, need)
+}
+
+// Refund gives back up to tokens at now (never beyond a full bucket), for a
+// caller that took tokens and then did not use them. It returns Evicted if
+// the bucket was evicted (it was full: there was nothing to give back),
+// Invalid for tokens < 1, and Allowed otherwise.
+func (b *Bucket) Refund(l *Limit, now time.Duration, tokens int64) Status {
+	if tokens < 1 {
+		return Invalid
+	}
+	for {
+		old := b.state.Load()
+		if old&tombstone != 0 {
+			return Evicted
+		}
+		if b.state.CompareAndSwap(old, l.refund(old, now, tokens)) {
+			return Allowed
+		}
+	}
+}
+
+// Evict marks the bucket evicted if it has been full for at least idle at
+// the clock's time, and reports whether it did. From then on every method
+// returns Evicted, so a goroutine that still holds the pointer cannot spend
+// tokens on an orphan while a new bucket is made for the key.
+func (b *Bucket) Evict(l *Limit, clk clock.Clock, idle time.Duration) bool {
+	for {
+		old := b.state.Load()
+		if old&tombstone != 0 {
+			return false
+		}
+		if !l.idle(old, clk.Now(), idle) {
+			return false
+		}
+		if b.state.CompareAndSwap(old, tombstone) {
+			return true
+		}
+	}
+}
+
+func statusOf(ok bool) Status {
+	if ok {
+		return Allowed
+	}
+	return Denied
+}

@@ -1,0 +1,38 @@
+// Package sluice is a per-key rate limiter for the hot path: a token bucket
+// per key, exact to the token at any rational rate, decided by one
+// compare-and-swap on one uint64, with idle keys evicted in the background
+// without ever changing a decision.
+//
+// # Model
+//
+// Each key has a bucket of burst tokens, refilled at exactly n tokens per
+// period (Per(n, period)), starting full. A request of cost c is admitted iff
+// the bucket holds at least c tokens, and then takes them. Over any interval
+// of length t a key never gets more than burst + floor(n·t/period) tokens,
+// and under saturating demand it gets that many. Refill is computed at
+// decision time; no timer runs per key.
+//
+// A request whose cost exceeds the burst can never succeed: it gets
+// TooLarge at once. Bad configuration and costs below 1 are errors that
+// start with "sluice:"; nothing on the call path panics.
+//
+// # Time
+//
+// Allow and AllowN read the limiter's clock (clock.Mono by default, or a
+// clock.Coarse or clock.Manual given with WithClock). AllowAt takes the time
+// explicitly, for tests, replays and callers deciding many keys at one
+// instant; the time must be a reading of the limiter's clock (Limiter.Now).
+// An earlier time than a key has already seen makes a decision stricter,
+// never looser.
+//
+// # Memory
+//
+// A key costs its map entry and one uint64. A key whose bucket has been full
+// for the idle TTL (WithIdleTTL) is evicted; it comes back full on its next
+// request, exactly as if it had stayed. WithMaxKeys caps the number of keys
+// against forged-key floods: at the cap, a request for a new key is refused
+// with OverCapacity and counted in Stats.Refused, existing keys are decided
+// as usual, and the sweeper evicts every full bucket at once to make room.
+// Refusing, rather than evicting a key that still owes tokens, is the only
+// policy that never admits more than the limit.
+package sluice

@@ -1,0 +1,9 @@
+module github.com/seed997/sluice
+
+go 1.24
+
+require (
+	github.com/cespare/xxhash/v2 v2.3.0
+	github.com/puzpuzpuz/xsync/v3 v3.5.1
+	golang.org/x/sys v0.49.0
+)

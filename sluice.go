@@ -1,0 +1,327 @@
+package sluice
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/seed997/sluice/atomicbucket"
+	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/stripes"
+	"github.com/seed997/sluice/sweeper"
+)
+
+// Decision is the outcome of one request.
+type Decision = atomicbucket.Decision
+
+// Status says what became of a request.
+type Status = atomicbucket.Status
+
+// The statuses a Limiter returns.
+const (
+	Denied       = atomicbucket.Denied
+	Allowed      = atomicbucket.Allowed
+	TooLarge     = atomicbucket.TooLarge
+	OverCapacity = atomicbucket.OverCapacity
+)
+
+// Errors returned by New, AllowN, AllowAt and Wait; test with errors.Is.
+var (
+	// ErrInvalid: a bad configuration or a cost below 1.
+	ErrInvalid = atomicbucket.ErrInvalid
+	// ErrNever: Wait was asked for more tokens than the burst.
+	ErrNever = errors.New("sluice: cost exceeds the burst and can never be admitted")
+	// ErrDeadline: Wait would need longer than the context's deadline allows.
+	ErrDeadline = errors.New("sluice: wait would outlast the context deadline")
+	// ErrOverCapacity: Wait met the key cap for a new key.
+	ErrOverCapacity = errors.New("sluice: key cap reached; new key refused")
+)
+
+// Rate is n tokens per period.
+type Rate struct {
+	n   int64
+	per time.Duration
+}
+
+// Per returns the rate of n tokens per period. It is exact: Per(7,
+// time.Second) admits 7 per second forever, though a second is not a whole
+// number of nanoseconds per token.
+func Per(n int, period time.Duration) Rate { return Rate{n: int64(n), per: period} }
+
+// DefaultIdleTTL is how long a bucket stays full before it is evicted,
+// unless WithIdleTTL says otherwise.
+const DefaultIdleTTL = time.Minute
+
+// Option configures New.
+type Option func(*config) error
+
+type config struct {
+	clock   clock.Clock
+	ttl     time.Duration
+	maxKeys int64
+	stripes int
+}
+
+// WithClock sets the limiter's clock (default clock.NewMono()). The caller
+// owns it: stop a clock.Coarse after Close.
+func WithClock(c clock.Clock) Option {
+	return func(cfg *config) error {
+		if c == nil {
+			return fmt.Errorf("%w: nil clock", ErrInvalid)
+		}
+		cfg.clock = c
+		return nil
+	}
+}
+
+// WithIdleTTL sets how long a key's bucket must stay full before the
+// sweeper evicts it. Eviction never changes a decision; a short TTL trades
+// memory for the cost of re-creating keys. The TTL is capped at half the
+// limit's exact horizon (146 years at most rates, minutes only at rates
+// whose reduced count n/gcd(n, period in ns) is in the millions).
+func WithIdleTTL(d time.Duration) Option {
+	return func(cfg *config) error {
+		if d <= 0 {
+			return fmt.Errorf("%w: idle TTL %v: must be positive", ErrInvalid, d)
+		}
+		cfg.ttl = d
+		return nil
+	}
+}
+
+// WithMaxKeys caps the number of keys held at once (default: no cap). See
+// the package documentation for what happens at the cap.
+func WithMaxKeys(n int) Option {
+	return func(cfg *config) error {
+		if n < 1 {
+			return fmt.Errorf("%w: max keys %d: must be at least 1", ErrInvalid, n)
+		}
+		cfg.maxKeys = int64(n)
+		return nil
+	}
+}
+
+// WithStripes sets the number of stripes, a power of two (default: the
+// smallest power of two at least 4·GOMAXPROCS, and at least 16).
+func WithStripes(n int) Option {
+	return func(cfg *config) error {
+		cfg.stripes = n
+		return nil
+	}
+}
+
+// Limiter decides requests per key. It is safe for concurrent use. Create
+// it with New and stop its sweeper with Close.
+type Limiter struct {
+	limit   atomicbucket.Limit
+	clock   clock.Clock
+	table   *stripes.Table[*atomicbucket.Bucket]
+	sweeper *sweeper.Sweeper[*atomicbucket.Bucket]
+	maxKeys int64
+	closing sync.Once
+}
+
+// New returns a limiter of rate r with the given burst, its sweeper started.
+func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
+	limit, err := atomicbucket.NewLimit(r.n, r.per, int64(burst))
+	if err != nil {
+		return nil, err
+	}
+	cfg := config{ttl: DefaultIdleTTL, stripes: defaultStripes()}
+	for _, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("%w: nil option", ErrInvalid)
+		}
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.clock == nil {
+		cfg.clock = clock.NewMono()
+	}
+	table, err := stripes.New[*atomicbucket.Bucket](cfg.stripes)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	l := &Limiter{limit: limit, clock: cfg.clock, table: table, maxKeys: cfg.maxKeys}
+	l.sweeper = sweeper.Start(table, &l.limit, cfg.clock, cfg.ttl)
+	return l, nil
+}
+
+func defaultStripes() int {
+	n := 16
+	for n < 4*runtime.GOMAXPROCS(0) && n < stripes.MaxStripes {
+		n <<= 1
+	}
+	return n
+}
+
+// Allow reports whether one token may be taken for key now, and takes it.
+// A new key refused at the key cap is reported as false.
+func (l *Limiter) Allow(key string) bool {
+	st := l.table.Of(key)
+	if b, ok := st.Map.Load(key); ok {
+		// The hot path: an existing key, cost 1, no Decision to fill.
+		switch b.Allow(&l.limit, l.clock, 1) {
+		case atomicbucket.Allowed:
+			st.Allowed.Add(1)
+			return true
+		case atomicbucket.Denied:
+			st.Denied.Add(1)
+			return false
+		}
+	}
+	return l.decide(st, key, 1, 0, true).OK()
+}
+
+// AllowN takes n tokens for key now if it holds them. n > burst gets
+// TooLarge; n < 1 is an error.
+func (l *Limiter) AllowN(key string, n int) (Decision, error) {
+	if n < 1 {
+		return Decision{Status: atomicbucket.Invalid}, costError(n)
+	}
+	return l.decide(l.table.Of(key), key, int64(n), 0, true), nil
+}
+
+// AllowAt is AllowN at an explicit time now, a reading of the limiter's
+// clock (see Now). A now earlier than one the key has already seen makes the
+// decision stricter, never looser.
+func (l *Limiter) AllowAt(key string, n int, now time.Duration) (Decision, error) {
+	if n < 1 {
+		return Decision{Status: atomicbucket.Invalid}, costError(n)
+	}
+	return l.decide(l.table.Of(key), key, int64(n), now, false), nil
+}
+
+func costError(n int) error {
+	return fmt.Errorf("%w: cost %d: must be at least 1", ErrInvalid, n)
+}
+
+// decide is the full path: it creates the key's bucket when there is none
+// and replaces one the sweeper evicted under it.
+func (l *Limiter) decide(st *stripes.Stripe[*atomicbucket.Bucket], key string, cost int64, now time.Duration, useClock bool) Decision {
+	b, ok := st.Map.Load(key)
+	for {
+		if !ok {
+			if b, ok = l.create(st, key, now, useClock); !ok {
+				st.Refused.Add(1)
+				l.sweeper.Urge()
+				return Decision{Status: OverCapacity}
+			}
+		}
+		var d Decision
+		if useClock {
+			d = b.Take(&l.limit, l.clock, cost)
+		} else {
+			d = b.TakeAt(&l.limit, now, cost)
+		}
+		switch d.Status {
+		case Allowed:
+			st.Allowed.Add(1)
+		case atomicbucket.Evicted:
+			ok = false // it was full: a new full bucket decides the same
+			continue
+		default:
+			st.Denied.Add(1)
+		}
+		return d
+	}
+}
+
+// create returns the key's live bucket, making it if there is none or the
+// one there is evicted. xsync runs the function under the map bucket's lock,
+// so racing first requests make exactly one bucket.
+func (l *Limiter) create(st *stripes.Stripe[*atomicbucket.Bucket], key string, now time.Duration, useClock bool) (*atomicbucket.Bucket, bool) {
+	return st.Map.Compute(key, func(cur *atomicbucket.Bucket, loaded bool) (*atomicbucket.Bucket, bool) {
+		if loaded && !cur.Dead() {
+			return cur, false
+		}
+		if !l.table.AddKey(l.maxKeys) {
+			return nil, true // refused; drop a dead entry, if any
+		}
+		if useClock {
+			now = l.clock.Now()
+		}
+		return atomicbucket.NewBucket(&l.limit, now), false
+	})
+}
+
+// Wait blocks until n tokens are taken for key, or returns an error: at once
+// when n exceeds the burst (ErrNever), when the tokens would come after the
+// context's deadline (ErrDeadline), or at the key cap (ErrOverCapacity);
+// otherwise when the context ends. Wait sleeps in real time, re-deciding
+// after each RetryAfter; waiters are not queued, so under contention a
+// waiter may be overtaken.
+func (l *Limiter) Wait(ctx context.Context, key string, n int) error {
+	var timer *time.Timer
+	for {
+		d, err := l.AllowN(key, n)
+		if err != nil {
+			return err
+		}
+		switch d.Status {
+		case Allowed:
+			return nil
+		case TooLarge:
+			return fmt.Errorf("%w: cost %d, burst %d", ErrNever, n, l.limit.Burst())
+		case OverCapacity:
+			return ErrOverCapacity
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d.RetryAfter {
+			return fmt.Errorf("%w: %d tokens for %q in %v", ErrDeadline, n, key, d.RetryAfter)
+		}
+		if timer == nil {
+			timer = time.NewTimer(d.RetryAfter)
+			defer timer.Stop()
+		} else {
+			timer.Reset(d.RetryAfter)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C:
+		}
+	}
+}
+
+// Now returns the limiter's clock reading, the time base of AllowAt.
+func (l *Limiter) Now() time.Duration { return l.clock.Now() }
+
+// Burst returns the bucket capacity.
+func (l *Limiter) Burst() int { return int(l.limit.Burst()) }
+
+// Len returns the number of keys held.
+func (l *Limiter) Len() int { return int(l.table.Keys()) }
+
+// Stats are the limiter's counters, summed over its stripes.
+type Stats struct {
+	Allowed   int64 // requests admitted
+	Denied    int64 // requests denied (not enough tokens, or cost over burst)
+	Keys      int64 // keys held now
+	Evictions int64 // keys evicted by the sweeper
+	Refused   int64 // requests for new keys refused at the key cap
+}
+
+// Stats reads the counters. Each is exact; they are read one after another,
+// so under load they describe slightly different instants.
+func (l *Limiter) Stats() Stats {
+	s := Stats{Keys: l.table.Keys()}
+	for i := 0; i < l.table.Len(); i++ {
+		st := l.table.At(i)
+		s.Allowed += st.Allowed.Load()
+		s.Denied += st.Denied.Load()
+		s.Evictions += st.Evictions.Load()
+		s.Refused += st.Refused.Load()
+	}
+	return s
+}
+
+// Close stops the sweeper and waits for it. The limiter still decides
+// afterwards, but no longer evicts. Close may be called more than once.
+func (l *Limiter) Close() error {
+	l.closing.Do(l.sweeper.Close)
+	return nil
+}

@@ -1,0 +1,93 @@
+// Package stripes spreads keys over 2^k cache-line-padded stripes chosen by
+// xxhash(key) & mask; each stripe owns an xsync map from key to bucket and
+// its own counters.
+//
+// Striping keeps one key's map operations and counter updates on lines that
+// few other keys touch, and lets the sweeper walk the keys one small stripe
+// at a time.
+package stripes
+
+import (
+	"fmt"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/puzpuzpuz/xsync/v3"
+	"golang.org/x/sys/cpu"
+)
+
+// cacheLineSize is the line size the platform's false-sharing pads use.
+const cacheLineSize = unsafe.Sizeof(cpu.CacheLinePad{})
+
+// MaxStripes bounds the stripe count; past a few per core more stripes only
+// cost memory (each map starts with 32 buckets of 64 bytes).
+const MaxStripes = 1 << 16
+
+// Stripe is one shard. The map pointer, read by every decision, sits alone on
+// its line; the counters, written by every decision, sit on the next one, so
+// that writes to them never evict the map pointer from other cores' caches.
+type Stripe[V any] struct {
+	Map *xsync.MapOf[string, V]
+	_   [cacheLineSize - unsafe.Sizeof(uintptr(0))]byte
+
+	Allowed   atomic.Int64 // admitted decisions
+	Denied    atomic.Int64 // denied decisions (not enough tokens, cost too large)
+	Evictions atomic.Int64 // keys evicted by the sweeper
+	Refused   atomic.Int64 // new keys refused at the key cap
+	_         [cacheLineSize - 4*8]byte
+}
+
+// Table is the set of stripes and the one live-key count. The count is
+// global, not per stripe, because the key cap needs it exact and summing
+// the stripes on every new key would read every stripe's line; it is
+// written only when a key is created or evicted, never by a decision.
+type Table[V any] struct {
+	stripes []Stripe[V]
+	mask    uint64
+	_       [cacheLineSize - unsafe.Sizeof([]int{}) - 8]byte
+	keys    atomic.Int64
+	_       [cacheLineSize - 8]byte
+}
+
+// New returns a table of n stripes; n must be a power of two in
+// [1, MaxStripes].
+func New[V any](n int) (*Table[V], error) {
+	if n < 1 || n > MaxStripes || n&(n-1) != 0 {
+		return nil, fmt.Errorf("stripes: stripe count %d: must be a power of two between 1 and %d", n, MaxStripes)
+	}
+	t := &Table[V]{stripes: make([]Stripe[V], n), mask: uint64(n - 1)}
+	for i := range t.stripes {
+		t.stripes[i].Map = xsync.NewMapOf[string, V]()
+	}
+	return t, nil
+}
+
+// Of returns the stripe that owns key. The map hashes the key again with the
+// runtime's hash: xsync takes no precomputed hash, and a key type carrying
+// one would cost 8 more bytes per key.
+func (t *Table[V]) Of(key string) *Stripe[V] {
+	return &t.stripes[xxhash.Sum64String(key)&t.mask]
+}
+
+// Len returns the number of stripes.
+func (t *Table[V]) Len() int { return len(t.stripes) }
+
+// Keys returns the number of live keys.
+func (t *Table[V]) Keys() int64 { return t.keys.Load() }
+
+// AddKey counts one more key unless that would exceed max (max <= 0: no
+// cap), and reports whether it did.
+func (t *Table[V]) AddKey(max int64) bool {
+	if n := t.keys.Add(1); max > 0 && n > max {
+		t.keys.Add(-1)
+		return false
+	}
+	return true
+}
+
+// DropKey counts one key fewer.
+func (t *Table[V]) DropKey() { t.keys.Add(-1) }
+
+// At returns stripe i, for walks over all stripes.
+func (t *Table[V]) At(i int) *Stripe[V] { return &t.stripes[i] }

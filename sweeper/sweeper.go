@@ -1,0 +1,130 @@
+// Package sweeper evicts idle keys in the background and makes room at the
+// key cap, without ever changing a decision.
+//
+// A full bucket is indistinguishable from a bucket never created, so only a
+// full bucket is evicted, and eviction is a state of the bucket itself: the
+// sweeper first marks the bucket evicted with a CAS from the full state it
+// observed, then deletes the map entry if it still holds that bucket. A
+// goroutine holding the old pointer meets the mark and looks the key up
+// again, so it can never spend tokens on an orphan.
+package sweeper
+
+import (
+	"sync"
+	"time"
+
+	"github.com/seed997/sluice/atomicbucket"
+	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/stripes"
+)
+
+// Bucket is what the sweeper needs of a bucket: atomicbucket.Bucket and
+// atomicbucket.MutexBucket both satisfy it.
+type Bucket interface {
+	comparable
+	Evict(l *atomicbucket.Limit, clk clock.Clock, idle time.Duration) bool
+}
+
+// minStep keeps a tiny TTL from turning the sweeper into a busy loop.
+const minStep = time.Millisecond
+
+// Sweeper walks one stripe per step, so that each step holds one stripe's
+// map buckets briefly and never stalls the request path for long.
+type Sweeper[B Bucket] struct {
+	table *stripes.Table[B]
+	limit *atomicbucket.Limit
+	clock clock.Clock
+	ttl   time.Duration
+	step  time.Duration
+
+	urgent chan struct{}
+	stop   chan struct{}
+	done   chan struct{}
+	once   sync.Once
+}
+
+// TTL returns the idle time after which a full key is evicted: the
+// configured ttl, capped at half the limit's horizon so that no key stays
+// unswept long enough to leave the exact range.
+func TTL(l *atomicbucket.Limit, ttl time.Duration) time.Duration {
+	return min(ttl, l.Horizon()/2)
+}
+
+// Start begins sweeping: every key whose bucket has been full for TTL(l, ttl)
+// is evicted within about 1.5 TTL. Close stops it.
+func Start[B Bucket](t *stripes.Table[B], l *atomicbucket.Limit, clk clock.Clock, ttl time.Duration) *Sweeper[B] {
+	ttl = TTL(l, ttl)
+	// A full walk takes ttl/2, so a key is evicted at most 1.5 ttl after
+	// its bucket filled, and well within the horizon.
+	step := max(ttl/2/time.Duration(t.Len()), minStep)
+	s := &Sweeper[B]{
+		table: t, limit: l, clock: clk, ttl: ttl, step: step,
+		urgent: make(chan struct{}, 1),
+		stop:   make(chan struct{}),
+		done:   make(chan struct{}),
+	}
+	go s.run()
+	return s
+}
+
+func (s *Sweeper[B]) run() {
+	defer close(s.done)
+	tick := time.NewTicker(s.step)
+	defer tick.Stop()
+	for i := 0; ; i = (i + 1) % s.table.Len() {
+		select {
+		case <-s.stop:
+			return
+		case <-tick.C:
+			Stripe(s.table, i, s.limit, s.clock, s.ttl)
+		case <-s.urgent:
+			// The key cap was hit: evict every full bucket now, whatever
+			// its idle time, one stripe at a time.
+			for j := 0; j < s.table.Len(); j++ {
+				select {
+				case <-s.stop:
+					return
+				default:
+				}
+				Stripe(s.table, j, s.limit, s.clock, 0)
+			}
+		}
+	}
+}
+
+// Urge asks for an immediate pass that evicts every full bucket; it never
+// blocks, and requests made while one is pending merge into it.
+func (s *Sweeper[B]) Urge() {
+	select {
+	case s.urgent <- struct{}{}:
+	default:
+	}
+}
+
+// Close stops the sweeper and waits for its goroutine to end. It may be
+// called more than once.
+func (s *Sweeper[B]) Close() {
+	s.once.Do(func() { close(s.stop) })
+	<-s.done
+}
+
+// Stripe evicts from stripe i every bucket that has been full for at least
+// idle, and returns how many it evicted.
+func Stripe[B Bucket](t *stripes.Table[B], i int, l *atomicbucket.Limit, clk clock.Clock, idle time.Duration) int {
+	st, n := t.At(i), 0
+	st.Map.Range(func(key string, b B) bool {
+		if !b.Evict(l, clk, idle) {
+			return true
+		}
+		// Marked: the bucket is dead whoever removes the entry. A request
+		// may already have replaced it with a new bucket; delete only ours.
+		st.Map.Compute(key, func(cur B, loaded bool) (B, bool) {
+			return cur, loaded && cur == b
+		})
+		t.DropKey()
+		st.Evictions.Add(1)
+		n++
+		return true
+	})
+	return n
+}
