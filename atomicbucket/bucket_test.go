@@ -1,0 +1,424 @@
+package atomicbucket
+
+import (
+	"errors"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/internal/oracle"
+)
+
+// maxPrime is the largest prime below MaxUnit: per second it reduces to
+// nothing, so its unit is 1/16777213 ns.
+const maxPrime = 16777213
+
+// impl is the contract both buckets keep; every test runs over both.
+type impl interface {
+	Allow(l *Limit, clk clock.Clock, cost int64) Status
+	Take(l *Limit, clk clock.Clock, cost int64) Decision
+	TakeAt(l *Limit, now time.Duration, cost int64) Decision
+	Peek(l *Limit, now time.Duration, cost int64) Decision
+	Refund(l *Limit, now time.Duration, tokens int64) Status
+	Evict(l *Limit, clk clock.Clock, idle time.Duration) bool
+	Dead() bool
+}
+
+var impls = []struct {
+	name string
+	make func(l *Limit, now time.Duration) impl
+}{
+	{"cas", func(l *Limit, now time.Duration) impl { return NewBucket(l, now) }},
+	{"mutex", func(l *Limit, now time.Duration) impl { return NewMutexBucket(l, now) }},
+}
+
+func mustLimit(t testing.TB, n int64, per time.Duration, burst int64) *Limit {
+	t.Helper()
+	l, err := NewLimit(n, per, burst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &l
+}
+
+// step is one row of a timeline: at t, ask for n tokens, expect the result.
+type step struct {
+	t         time.Duration
+	n         int64
+	want      Status
+	remaining int64
+}
+
+func run(t *testing.T, b impl, l *Limit, steps []step) {
+	t.Helper()
+	for i, s := range steps {
+		d := b.TakeAt(l, s.t, s.n)
+		if d.Status != s.want || d.Remaining != s.remaining {
+			t.Fatalf("step %d: TakeAt(%v, %d) = %v remaining %d; want %v remaining %d",
+				i, s.t, s.n, d.Status, d.Remaining, s.want, s.remaining)
+		}
+	}
+}
+
+func TestSteps(t *testing.T) {
+	const s = time.Second
+	cases := []struct {
+		name       string
+		n          int64
+		per        time.Duration
+		burst      int64
+		steps      []step
+		reduceUnit uint64
+	}{
+		{"7 per second, burst 1", 7, s, 1, []step{
+			{0, 1, Allowed, 0},
+			{1, 1, Denied, 0},
+			{s / 7, 1, Denied, 0}, // 142857142ns < 1s/7
+			{s/7 + 1, 1, Allowed, 0},
+			{2 * s / 7, 1, Denied, 0}, // 285714285ns < 2s/7 = 285714285.71ns
+			{2*s/7 + 1, 1, Allowed, 0},
+			{s, 1, Allowed, 0},
+			{s, 1, Denied, 0},
+		}, 7},
+		{"3 per 10s, burst 3", 3, 10 * s, 3, []step{
+			{0, 1, Allowed, 2},
+			{0, 1, Allowed, 1},
+			{0, 1, Allowed, 0},
+			{0, 1, Denied, 0},
+			{3 * s, 1, Denied, 0},
+			{3333333333, 1, Denied, 0},
+			{3333333334, 1, Allowed, 0},
+			{10 * s, 2, Allowed, 0},
+			{10 * s, 1, Denied, 0},
+		}, 3},
+		{"costs and burst", 10, s, 5, []step{
+			{0, 5, Allowed, 0},
+			{0, 6, TooLarge, 0},
+			{0, 0, Invalid, 0},
+			{0, -3, Invalid, 0},
+			{300 * time.Millisecond, 4, Denied, 3},
+			{400 * time.Millisecond, 4, Allowed, 0},
+			{time.Hour, 1, Allowed, 4},
+		}, 1},
+	}
+	for _, c := range cases {
+		for _, im := range impls {
+			t.Run(c.name+"/"+im.name, func(t *testing.T) {
+				l := mustLimit(t, c.n, c.per, c.burst)
+				if l.unit != c.reduceUnit {
+					t.Fatalf("unit = %d, want %d", l.unit, c.reduceUnit)
+				}
+				run(t, im.make(l, 0), l, c.steps)
+			})
+		}
+	}
+}
+
+func TestNewLimitErrors(t *testing.T) {
+	cases := []struct {
+		n     int64
+		per   time.Duration
+		burst int64
+	}{
+		{0, time.Second, 1}, {-1, time.Second, 1}, {1, 0, 1}, {1, -time.Second, 1},
+		{1, time.Second, 0}, {1, time.Second, -5},
+		{MaxUnit + 1, time.Nanosecond, 1},              // reduced count too large
+		{16777259, time.Second, 1},                       // a prime just above 2^24
+		{1, 100 * 365 * 24 * time.Hour, 1 << 40},         // burst·period too long
+		{1, time.Duration(math.MaxInt64), math.MaxInt64}, // product overflows 64 bits
+	}
+	for _, c := range cases {
+		_, err := NewLimit(c.n, c.per, c.burst)
+		if !errors.Is(err, ErrInvalid) {
+			t.Errorf("NewLimit(%d, %v, %d) error = %v, want ErrInvalid", c.n, c.per, c.burst, err)
+		}
+	}
+}
+
+// TestOracle holds both buckets to the exact rational model on random
+// streams: every field of every decision must match.
+func TestOracle(t *testing.T) {
+	rates := []struct {
+		n   int64
+		per time.Duration
+	}{
+		{7, time.Second}, {3, 10 * time.Second}, {1, 365 * 24 * time.Hour}, {1000003, time.Second},
+		{5_000_000, time.Second}, {maxPrime, time.Second}, {MaxUnit, 1953125}, {13, 17 * time.Nanosecond}, {999, time.Minute},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, r := range rates {
+		for _, im := range impls {
+			burst := 1 + rng.Int64N(20)
+			l := mustLimit(t, r.n, r.per, burst)
+			for _, start := range []time.Duration{0, math.MaxInt64 - time.Duration(r.per)*50, -time.Hour} {
+				b := im.make(l, start)
+				o := oracle.New(r.n, r.per, burst, start)
+				now := start
+				for i := 0; i < 2000; i++ {
+					next := now + time.Duration(rng.Int64N(int64(r.per)/r.n*3+2))
+					if next < now {
+						break // the oracle's times are plain int64 (TestSaturationExact crosses the wrap)
+					}
+					now = next
+					cost := 1 + rng.Int64N(burst)
+					got, want := b.TakeAt(l, now, cost), o.Take(now, cost)
+					if got.OK() != want.OK || got.Remaining != want.Remaining ||
+						got.RetryAfter != want.RetryAfter || got.ResetAfter != want.ResetAfter {
+						t.Fatalf("%s %d/%v burst %d start %v, request %d at %v cost %d:\n got %+v\nwant %+v",
+							im.name, r.n, r.per, burst, start, i, now, cost, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSaturationExact drives a bucket with requests at exactly the instants
+// its RetryAfter names, over long simulated horizons, and checks that by
+// time t it has admitted exactly floor((burst + floor(n·t/d))/cost) requests:
+// no drift, and never one more. Costs near the burst make decades of
+// simulated time cheap, and the start near the end of int64 makes the
+// clock wrap half way. A per-token interval rounded to whole nanoseconds
+// drifts by cost·(rounding) per request and fails the long cases.
+//
+// The cost stays below the burst: were they equal, the bucket would be full
+// at each exact token instant and lose the fraction of a nanosecond until
+// the next whole-nanosecond request, as any token bucket read at a 1ns
+// resolution must (TestOracle covers that case exactly).
+func TestSaturationExact(t *testing.T) {
+	const year = 365 * 24 * time.Hour
+	cases := []struct {
+		n           int64
+		per         time.Duration
+		burst, cost int64
+		span        time.Duration
+	}{
+		{7, time.Second, 3, 1, 10_000 * time.Second},
+		{7, time.Second, 1_000_000, 999_999, 100 * year},
+		{3, 10 * time.Second, 2, 1, 100_000 * time.Second},
+		{3, 10 * time.Second, 5_000_000, 4_999_999, 200 * year},
+		{1000003, time.Second, 1_000_000, 999_999, 100_000 * time.Second},
+		{maxPrime, time.Second, 1 << 30, 1<<30 - 7, 1_000_000 * time.Second},
+		{1, year, 2, 1, 100 * year},
+	}
+	for _, c := range cases {
+		for _, im := range impls {
+			l := mustLimit(t, c.n, c.per, c.burst)
+			start := time.Duration(math.MaxInt64) - c.span/2 // wraps half way
+			b := im.make(l, start)
+			var admitted []time.Duration // offsets from start
+			now := start
+			for now-start <= c.span {
+				d := b.TakeAt(l, now, c.cost)
+				if d.OK() {
+					admitted = append(admitted, now-start)
+					continue
+				}
+				if d.RetryAfter <= 0 {
+					t.Fatalf("%s: denied with RetryAfter %v", im.name, d.RetryAfter)
+				}
+				now += d.RetryAfter
+			}
+			want := (c.burst + mulDiv(c.n, int64(c.span), int64(c.per))) / c.cost
+			if int64(len(admitted)) != want {
+				t.Fatalf("%s %d/%v cost %d: admitted %d in %v, want %d", im.name, c.n, c.per, c.cost, len(admitted), c.span, want)
+			}
+			checkIntervals(t, admitted, c.n, c.per, c.burst, c.cost)
+		}
+	}
+}
+
+// checkIntervals checks intervals [t_i, t_j] of the admission times:
+// (j-i+1)·cost <= burst + floor(n·(t_j-t_i)/per). Starts more than a few
+// hundred admissions back have earned far more than they spent.
+func checkIntervals(t *testing.T, at []time.Duration, n int64, per time.Duration, burst, cost int64) {
+	t.Helper()
+	for j := range at {
+		for i := max(0, j-300); i <= j; i++ {
+			if int64(j-i+1)*cost > burst+mulDiv(n, int64(at[j]-at[i]), int64(per)) {
+				t.Fatalf("admissions %d..%d (cost %d) in %v exceed burst %d + %d/%v", i, j, cost, at[j]-at[i], burst, n, per)
+			}
+		}
+	}
+}
+
+// mulDiv is floor(a·b/c) for non-negative a, b and positive c, in 128 bits.
+func mulDiv(a, b, c int64) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	q, _ := bits.Div64(hi, lo, uint64(c))
+	return int64(q)
+}
+
+// TestMonotone: an earlier time than the state has seen never loosens a
+// decision and never moves the state backwards.
+func TestMonotone(t *testing.T) {
+	for _, im := range impls {
+		l := mustLimit(t, 10, time.Second, 5)
+		b := im.make(l, 0)
+		for i := 0; i < 5; i++ {
+			if !b.TakeAt(l, time.Second, 1).OK() {
+				t.Fatal("full bucket denied")
+			}
+		}
+		// Empty at 1s. A goroutine holding a stale time of 0, or one from
+		// long ago, must not see tokens that 1s does not have.
+		for _, stale := range []time.Duration{0, -time.Hour, 900 * time.Millisecond, -l.Horizon() / 2} {
+			if d := b.TakeAt(l, stale, 1); d.OK() {
+				t.Fatalf("%s: stale time %v admitted on an empty bucket: %+v", im.name, stale, d)
+			}
+		}
+		if d := b.TakeAt(l, time.Second, 1); d.OK() || d.RetryAfter != 100*time.Millisecond {
+			t.Fatalf("%s: state moved: %+v", im.name, d)
+		}
+	}
+}
+
+// TestLimits forces the arithmetic to its edges: the largest unit and
+// tolerance, clock readings at both ends of int64, and keys idle for up to
+// the horizon.
+func TestLimits(t *testing.T) {
+	// Largest tolerance: burst·d' = 2^61 exactly.
+	l := mustLimit(t, 1, 1<<40, 1<<21)
+	if l.tau != MaxTolerance {
+		t.Fatalf("tau = %d", l.tau)
+	}
+	if _, err := NewLimit(1, 1<<40, 1<<21+1); err == nil {
+		t.Fatal("tau above 2^61 accepted")
+	}
+	// Largest unit: 2^24 per 5^9 ns (coprime), a 1/2^24 ns unit.
+	u := mustLimit(t, MaxUnit, 1953125, 1)
+	if u.unit != MaxUnit || u.Horizon() != time.Duration(half/MaxUnit) {
+		t.Fatalf("unit %d horizon %v", u.unit, u.Horizon())
+	}
+	for _, im := range impls {
+		for _, lim := range []*Limit{l, u, mustLimit(t, 1, time.Nanosecond, 1), mustLimit(t, 999983, 7*time.Second, 1000)} {
+			for _, start := range []time.Duration{math.MinInt64, -1, 0, math.MaxInt64} {
+				b := im.make(lim, start)
+				if !b.TakeAt(lim, start, lim.burst).OK() {
+					t.Fatalf("%s: full bucket at %v denied its burst", im.name, start)
+				}
+				if b.TakeAt(lim, start, 1).OK() {
+					t.Fatalf("%s: empty bucket at %v admitted", im.name, start)
+				}
+				// Idle for the whole horizon (minus a ns): exactly full again.
+				later := start + lim.Horizon() - 1
+				if d := b.TakeAt(lim, later, lim.burst); !d.OK() || d.Remaining != 0 {
+					t.Fatalf("%s: after an idle horizon at %v: %+v", im.name, later, d)
+				}
+			}
+		}
+	}
+}
+
+func TestPeekRefund(t *testing.T) {
+	for _, im := range impls {
+		l := mustLimit(t, 1, time.Second, 4)
+		b := im.make(l, 0)
+		if d := b.Peek(l, 0, 4); !d.OK() || d.Remaining != 0 {
+			t.Fatalf("%s: peek %+v", im.name, d)
+		}
+		if d := b.Peek(l, 0, 5); d.Status != TooLarge {
+			t.Fatalf("%s: peek over burst %+v", im.name, d)
+		}
+		b.TakeAt(l, 0, 3)
+		if d := b.Peek(l, 0, 2); d.OK() || d.Remaining != 1 || d.RetryAfter != time.Second {
+			t.Fatalf("%s: peek after take %+v", im.name, d)
+		}
+		if st := b.Refund(l, 0, 2); st != Allowed {
+			t.Fatalf("%s: refund %v", im.name, st)
+		}
+		if d := b.Peek(l, 0, 3); !d.OK() || d.Remaining != 0 {
+			t.Fatalf("%s: after refund %+v", im.name, d)
+		}
+		if st := b.Refund(l, 0, 1<<40); st != Allowed {
+			t.Fatalf("%s: large refund %v", im.name, st)
+		}
+		if d := b.TakeAt(l, 0, 4); !d.OK() || d.Remaining != 0 {
+			t.Fatalf("%s: refund should fill to the burst, no further: %+v", im.name, d)
+		}
+		if b.TakeAt(l, 0, 1).OK() {
+			t.Fatalf("%s: refund overfilled", im.name)
+		}
+		if st := b.Refund(l, 0, 0); st != Invalid {
+			t.Fatalf("%s: refund 0 = %v", im.name, st)
+		}
+	}
+}
+
+func TestEvict(t *testing.T) {
+	for _, im := range impls {
+		l := mustLimit(t, 1, time.Second, 2)
+		clk := clock.NewManual(0)
+		b := im.make(l, 0)
+		b.TakeAt(l, 0, 1) // full again at 1s
+		if b.Evict(l, clk, 0) {
+			t.Fatalf("%s: evicted a bucket that is not full", im.name)
+		}
+		clk.Set(time.Second)
+		if b.Evict(l, clk, time.Millisecond) {
+			t.Fatalf("%s: evicted before the idle time", im.name)
+		}
+		clk.Set(time.Second + time.Millisecond)
+		if !b.Evict(l, clk, time.Millisecond) || !b.Dead() {
+			t.Fatalf("%s: not evicted when full and idle", im.name)
+		}
+		if b.Evict(l, clk, 0) {
+			t.Fatalf("%s: evicted twice", im.name)
+		}
+		for _, st := range []Status{b.Allow(l, clk, 1), b.Take(l, clk, 1).Status, b.TakeAt(l, 0, 1).Status,
+			b.Peek(l, 0, 1).Status, b.Refund(l, 0, 1)} {
+			if st != Evicted {
+				t.Fatalf("%s: evicted bucket answered %v", im.name, st)
+			}
+		}
+	}
+}
+
+// TestConcurrentTake hammers one bucket from many goroutines while another
+// advances the clock, and checks the total against burst + floor(n·t/d).
+func TestConcurrentTake(t *testing.T) {
+	for _, im := range impls {
+		t.Run(im.name, func(t *testing.T) {
+			l := mustLimit(t, 7, time.Second, 5)
+			clk := clock.NewManual(0)
+			b := im.make(l, 0)
+			var admitted atomic.Int64
+			var wg sync.WaitGroup
+			stop := make(chan struct{})
+			for g := 0; g < 8; g++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						if b.Allow(l, clk, 1) == Allowed {
+							admitted.Add(1)
+						}
+					}
+				}()
+			}
+			for i := 0; i < 2000; i++ {
+				clk.Advance(13 * time.Millisecond)
+				if i%64 == 0 {
+					time.Sleep(time.Microsecond)
+				}
+			}
+			close(stop)
+			wg.Wait()
+			span := clk.Now()
+			limit := 5 + mulDiv(7, int64(span), int64(time.Second))
+			if got := admitted.Load(); got > limit {
+				t.Fatalf("admitted %d in %v, limit %d", got, span, limit)
+			}
+		})
+	}
+}

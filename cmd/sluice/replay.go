@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/seed997/sluice"
+	"github.com/seed997/sluice/clock"
+)
+
+// unit is the length of one time unit of a stream.
+const unit = time.Second
+
+// maxLine bounds one line of input; a longer one is an error, not a hang.
+const maxLine = 1 << 20
+
+type request struct {
+	client string
+	at     time.Duration
+}
+
+// stream is a parsed, validated command stream.
+type stream struct {
+	capacity int64
+	window   int64
+	requests []request
+}
+
+// parseStream reads and validates a whole stream before anything is
+// decided, so malformed input yields an error naming its line and no
+// decisions at all. Blank lines are skipped.
+func parseStream(r io.Reader) (*stream, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	line := 0
+	next := func() (string, bool) {
+		for sc.Scan() {
+			line++
+			if t := strings.TrimSpace(sc.Text()); t != "" {
+				return t, true
+			}
+		}
+		return "", false
+	}
+	header := func(what string, min int64) (int64, error) {
+		t, ok := next()
+		if !ok {
+			return 0, missing(sc, line, what)
+		}
+		v, err := strconv.ParseInt(t, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("line %d: %s %q: not an integer", line, what, t)
+		}
+		if v < min {
+			return 0, fmt.Errorf("line %d: %s %d: must be at least %d", line, what, v, min)
+		}
+		return v, nil
+	}
+
+	s := &stream{}
+	var err error
+	if s.capacity, err = header("capacity", 1); err != nil {
+		return nil, err
+	}
+	if s.window, err = header("window", 1); err != nil {
+		return nil, err
+	}
+	if s.window > math.MaxInt64/int64(unit) {
+		return nil, fmt.Errorf("line %d: window %d: longer than %d time units", line, s.window, math.MaxInt64/int64(unit))
+	}
+	lim, err := s.limiter(clock.NewManual(0))
+	if err != nil {
+		return nil, fmt.Errorf("lines 1-%d: capacity %d, window %d: %w", line, s.capacity, s.window, err)
+	}
+	lim.Close()
+	count, err := header("command count", 0)
+	if err != nil {
+		return nil, err
+	}
+	s.requests = make([]request, 0, min(count, 1<<16))
+	last := int64(math.MinInt64)
+	for i := int64(0); i < count; i++ {
+		t, ok := next()
+		if !ok {
+			return nil, missing(sc, line, fmt.Sprintf("command %d of %d", i+1, count))
+		}
+		f := strings.Fields(t)
+		if f[0] != "request" {
+			return nil, fmt.Errorf("line %d: unknown command %q", line, f[0])
+		}
+		if len(f) != 3 {
+			return nil, fmt.Errorf("line %d: want \"request <client> <timestamp>\", got %d fields", line, len(f))
+		}
+		ts, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: timestamp %q: not an integer", line, f[2])
+		}
+		if ts > math.MaxInt64/int64(unit) || ts < math.MinInt64/int64(unit) {
+			return nil, fmt.Errorf("line %d: timestamp %d: out of range", line, ts)
+		}
+		if ts < last {
+			return nil, fmt.Errorf("line %d: timestamp %d: earlier than the previous %d", line, ts, last)
+		}
+		last = ts
+		s.requests = append(s.requests, request{client: f[1], at: time.Duration(ts) * unit})
+	}
+	if t, ok := next(); ok {
+		return nil, fmt.Errorf("line %d: %q after the %d commands announced", line, t, count)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("line %d: %w", line+1, err)
+	}
+	return s, nil
+}
+
+func missing(sc *bufio.Scanner, line int, what string) error {
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("line %d: longer than %d bytes", line+1, maxLine)
+		}
+		return fmt.Errorf("line %d: %w", line+1, err)
+	}
+	return fmt.Errorf("line %d: input ends before the %s", line, what)
+}
+
+// replay decides every request on the engine, with a manual clock set to
+// each request's timestamp, and writes allow or deny for each.
+func (s *stream) replay(w io.Writer) error {
+	clk := clock.NewManual(0)
+	if len(s.requests) > 0 {
+		clk.Set(s.requests[0].at)
+	}
+	lim, err := s.limiter(clk)
+	if err != nil {
+		return err
+	}
+	defer lim.Close()
+	for _, r := range s.requests {
+		clk.Set(r.at)
+		out := "deny\n"
+		if lim.Allow(r.client) {
+			out = "allow\n"
+		}
+		if _, err := io.WriteString(w, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// limiter is the stream's limit: capacity tokens per window, burst capacity.
+func (s *stream) limiter(clk clock.Clock) (*sluice.Limiter, error) {
+	return sluice.New(sluice.Per(int(s.capacity), time.Duration(s.window)*unit), int(s.capacity),
+		sluice.WithClock(clk))
+}
