@@ -127,7 +127,7 @@ func TestNewLimitErrors(t *testing.T) {
 	}{
 		{0, time.Second, 1}, {-1, time.Second, 1}, {1, 0, 1}, {1, -time.Second, 1},
 		{1, time.Second, 0}, {1, time.Second, -5},
-		{MaxUnit + 1, time.Nanosecond, 1},              // reduced count too large
+		{MaxUnit + 1, time.Nanosecond, 1},                // reduced count too large
 		{16777259, time.Second, 1},                       // a prime just above 2^24
 		{1, 100 * 365 * 24 * time.Hour, 1 << 40},         // burst·period too long
 		{1, time.Duration(math.MaxInt64), math.MaxInt64}, // product overflows 64 bits
