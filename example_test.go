@@ -1,0 +1,68 @@
+package sluice_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/seed997/sluice"
+	"github.com/seed997/sluice/clock"
+)
+
+func Example() {
+	lim, err := sluice.New(sluice.Per(10, time.Second), 3)
+	if err != nil {
+		panic(err)
+	}
+	defer lim.Close()
+
+	for i := 0; i < 4; i++ {
+		fmt.Println(lim.Allow("alice"))
+	}
+	// Output:
+	// true
+	// true
+	// true
+	// false
+}
+
+// A manual clock and AllowN show every field of a decision at fixed times.
+// Seven per second is not a whole number of nanoseconds per token, and the
+// limiter keeps it exact.
+func ExampleLimiter_AllowN() {
+	clk := clock.NewManual(0)
+	lim, _ := sluice.New(sluice.Per(7, time.Second), 2, sluice.WithClock(clk))
+	defer lim.Close()
+
+	show := func() {
+		d, err := lim.AllowN("api-key-1", 1)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("t=%v %v remaining=%d retry=%v reset=%v\n",
+			clk.Now(), d.Status, d.Remaining, d.RetryAfter, d.ResetAfter)
+	}
+	show()
+	show()
+	show()
+	clk.Set(142857143) // 1s/7 = 142857142.857ns
+	show()
+	d, _ := lim.AllowN("api-key-1", 3)
+	fmt.Println("cost 3 with burst 2:", d.Status)
+	// Output:
+	// t=0s allowed remaining=1 retry=0s reset=142.857143ms
+	// t=0s allowed remaining=0 retry=0s reset=285.714286ms
+	// t=0s denied remaining=0 retry=142.857143ms reset=285.714286ms
+	// t=142.857143ms allowed remaining=0 retry=0s reset=285.714286ms
+	// cost 3 with burst 2: too-large
+}
+
+// Wait blocks until the tokens are there, or fails at once when they never
+// can be.
+func ExampleLimiter_Wait() {
+	lim, _ := sluice.New(sluice.Per(1, time.Hour), 1)
+	defer lim.Close()
+	fmt.Println(lim.Wait(context.Background(), "bob", 2))
+	// Output:
+	// sluice: cost exceeds the burst and can never be admitted: cost 2, burst 1
+}

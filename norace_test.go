@@ -1,0 +1,5 @@
+//go:build !race
+
+package sluice
+
+const raceEnabled = false

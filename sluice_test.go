@@ -1,0 +1,430 @@
+package sluice
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/sweeper"
+)
+
+func newLimiter(t testing.TB, r Rate, burst int, opts ...Option) *Limiter {
+	t.Helper()
+	l, err := New(r, burst, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// waitFor polls cond for up to 10s: for effects of the background sweeper.
+// It asserts an outcome, never a duration.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	cases := []struct {
+		name  string
+		r     Rate
+		burst int
+		opts  []Option
+	}{
+		{"zero count", Per(0, time.Second), 1, nil},
+		{"negative count", Per(-3, time.Second), 1, nil},
+		{"zero period", Per(1, 0), 1, nil},
+		{"negative period", Per(1, -time.Second), 1, nil},
+		{"zero burst", Per(1, time.Second), 0, nil},
+		{"overflow", Per(1, 100*365*24*time.Hour), 1 << 40, nil},
+		{"inexact count", Per(16777259, time.Second), 1, nil},
+		{"nil clock", Per(1, time.Second), 1, []Option{WithClock(nil)}},
+		{"zero ttl", Per(1, time.Second), 1, []Option{WithIdleTTL(0)}},
+		{"zero max keys", Per(1, time.Second), 1, []Option{WithMaxKeys(0)}},
+		{"stripes not power of two", Per(1, time.Second), 1, []Option{WithStripes(12)}},
+		{"nil option", Per(1, time.Second), 1, []Option{nil}},
+	}
+	for _, c := range cases {
+		l, err := New(c.r, c.burst, c.opts...)
+		if !errors.Is(err, ErrInvalid) || l != nil {
+			t.Errorf("%s: New = %v, %v; want ErrInvalid", c.name, l, err)
+		}
+	}
+}
+
+// TestTimeline walks a made-up timeline through the clock path and the
+// explicit-time path alike.
+func TestTimeline(t *testing.T) {
+	const s = time.Second
+	steps := []struct {
+		at   time.Duration
+		key  string
+		n    int
+		want Status
+	}{
+		{0, "a", 1, Allowed},
+		{0, "a", 2, Allowed},
+		{0, "a", 1, Denied},
+		{0, "b", 3, Allowed}, // keys are independent
+		{0, "b", 4, TooLarge},
+		{s / 7, "a", 1, Denied}, // 7 per 2s: a token every 285714285.7ns
+		{2*s/7 + 1, "a", 1, Allowed},
+		{2*s/7 + 1, "a", 1, Denied},
+		{10 * s, "a", 3, Allowed},
+	}
+	for _, explicit := range []bool{false, true} {
+		clk := clock.NewManual(0)
+		l := newLimiter(t, Per(7, 2*time.Second), 3, WithClock(clk))
+		for i, st := range steps {
+			clk.Set(st.at)
+			var d Decision
+			var err error
+			if explicit {
+				d, err = l.AllowAt(st.key, st.n, st.at)
+			} else {
+				d, err = l.AllowN(st.key, st.n)
+			}
+			if err != nil || d.Status != st.want {
+				t.Fatalf("explicit=%v step %d: %s n=%d at %v: %v, %v; want %v", explicit, i, st.key, st.n, st.at, d.Status, err, st.want)
+			}
+		}
+		if got := l.Stats(); got.Allowed != 5 || got.Denied != 4 || got.Keys != 2 || l.Len() != 2 {
+			t.Fatalf("stats %+v", got)
+		}
+	}
+}
+
+func TestInvalidCost(t *testing.T) {
+	l := newLimiter(t, Per(1, time.Second), 1)
+	for _, n := range []int{0, -1} {
+		if _, err := l.AllowN("k", n); !errors.Is(err, ErrInvalid) {
+			t.Errorf("AllowN(%d) error %v", n, err)
+		}
+		if _, err := l.AllowAt("k", n, 0); !errors.Is(err, ErrInvalid) {
+			t.Errorf("AllowAt(%d) error %v", n, err)
+		}
+		if err := l.Wait(context.Background(), "k", n); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Wait(%d) error %v", n, err)
+		}
+	}
+	if l.Len() != 0 {
+		t.Fatal("an invalid request created a key")
+	}
+}
+
+// Decisions on an existing key allocate nothing. (AllocsPerRun counts, it
+// does not time; the race detector's own allocations would blur it.)
+func TestNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are checked by the non-race run of make test")
+	}
+	for _, opt := range []Option{WithClock(clock.NewMono()), WithClock(clock.NewManual(0))} {
+		l := newLimiter(t, Per(1000, time.Second), 10, opt)
+		l.Allow("hot")
+		for name, f := range map[string]func(){
+			"Allow":   func() { l.Allow("hot") },
+			"AllowN":  func() { l.AllowN("hot", 1) },
+			"AllowAt": func() { l.AllowAt("hot", 1, 0) },
+		} {
+			if a := testing.AllocsPerRun(1000, f); a != 0 {
+				t.Errorf("%s allocates %v per call", name, a)
+			}
+		}
+	}
+}
+
+// Many goroutines racing on the first request of a key make exactly one
+// bucket: together they get exactly burst tokens at one instant.
+func TestRacingFirstRequest(t *testing.T) {
+	clk := clock.NewManual(time.Hour)
+	l := newLimiter(t, Per(1, time.Hour), 10, WithClock(clk))
+	const keys, goroutines = 50, 32
+	var admitted [keys]atomic.Int64
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for g := 0; g < goroutines; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			for k := 0; k < keys; k++ {
+				for i := 0; i < 2; i++ {
+					if l.Allow(fmt.Sprint("key-", k)) {
+						admitted[k].Add(1)
+					}
+				}
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	for k := range admitted {
+		if got := admitted[k].Load(); got != 10 {
+			t.Errorf("key %d: admitted %d, want exactly the burst 10", k, got)
+		}
+	}
+	if l.Len() != keys {
+		t.Fatalf("Len = %d, want %d", l.Len(), keys)
+	}
+}
+
+// op is one request of a pre-generated per-key stream.
+type op struct {
+	key  string
+	cost int
+	at   time.Duration
+}
+
+// TestEvictionUnobservable runs the same concurrent request streams twice,
+// once with no eviction and once with a goroutine evicting every full
+// bucket as fast as it can, and requires identical decisions. Each worker
+// owns its keys, so per-key order, and thus every decision, is fixed; the
+// workers and the evictor still race on the shared maps and buckets.
+func TestEvictionUnobservable(t *testing.T) {
+	const workers, keysPer, opsPer = 4, 8, 3000
+	streams := make([][]op, workers)
+	rng := rand.New(rand.NewPCG(7, 7))
+	for w := range streams {
+		at := time.Duration(0)
+		for i := 0; i < opsPer; i++ {
+			at += time.Duration(rng.Int64N(int64(300 * time.Millisecond)))
+			streams[w] = append(streams[w], op{
+				key:  fmt.Sprintf("w%d-k%d", w, rng.IntN(keysPer)),
+				cost: 1 + rng.IntN(4),
+				at:   at,
+			})
+		}
+	}
+	play := func(evict bool) [][]Decision {
+		// The sweeper's clock follows the slowest worker, so it never
+		// judges a key at a time later than one a worker will still use.
+		clk := clock.NewManual(0)
+		l := newLimiter(t, Per(7, time.Second), 4, WithClock(clk), WithStripes(4), WithIdleTTL(time.Duration(1<<62)))
+		progress := make([]atomic.Int64, workers)
+		out := make([][]Decision, workers)
+		var wg sync.WaitGroup
+		var running atomic.Int64
+		running.Store(workers)
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer running.Add(-1)
+				for _, o := range streams[w] {
+					progress[w].Store(int64(o.at))
+					d, err := l.AllowAt(o.key, o.cost, o.at)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					out[w] = append(out[w], d)
+				}
+				progress[w].Store(1 << 62)
+			}()
+		}
+		var evicted int
+		for evict && running.Load() > 0 {
+			slowest := int64(1 << 62)
+			for w := range progress {
+				slowest = min(slowest, progress[w].Load())
+			}
+			clk.Set(time.Duration(slowest))
+			for i := 0; i < l.table.Len(); i++ {
+				evicted += sweeper.Stripe(l.table, i, &l.limit, clk, 0)
+			}
+		}
+		wg.Wait()
+		if evict {
+			t.Logf("evicted %d buckets during the run", evicted)
+			if evicted == 0 {
+				t.Fatal("the evictor never evicted: the test proves nothing")
+			}
+		}
+		return out
+	}
+	want, got := play(false), play(true)
+	for w := range want {
+		for i := range want[w] {
+			if got[w][i] != want[w][i] {
+				t.Fatalf("worker %d op %d %+v: with eviction %+v, without %+v", w, i, streams[w][i], got[w][i], want[w][i])
+			}
+		}
+	}
+}
+
+// TestConcurrentBound hammers the public API from many goroutines on a
+// few keys while a manual clock advances and an evictor runs, and checks
+// every key's admitted total against burst + floor(n·t/d).
+func TestConcurrentBound(t *testing.T) {
+	const n, per, burst, keys = 5, time.Second, 3, 6
+	clk := clock.NewManual(0)
+	l := newLimiter(t, Per(n, per), burst, WithClock(clk), WithStripes(2))
+	var admitted [keys]atomic.Int64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				k := (i + g) % keys
+				if l.Allow(fmt.Sprint("k", k)) {
+					admitted[k].Add(1)
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			for i := 0; i < l.table.Len(); i++ {
+				sweeper.Stripe(l.table, i, &l.limit, clk, 0)
+			}
+		}
+	}()
+	for i := 0; i < 3000; i++ {
+		clk.Advance(37 * time.Millisecond)
+		runtime.Gosched()
+	}
+	close(stop)
+	wg.Wait()
+	hi, lo := bits.Mul64(n, uint64(clk.Now()))
+	q, _ := bits.Div64(hi, lo, uint64(per))
+	limit := burst + int64(q)
+	for k := range admitted {
+		if got := admitted[k].Load(); got > limit {
+			t.Errorf("key %d admitted %d in %v, limit %d", k, got, clk.Now(), limit)
+		}
+	}
+	if s := l.Stats(); s.Evictions == 0 {
+		t.Log("no eviction happened during the run") // the bound holds either way
+	}
+}
+
+func TestSweeperEvictsIdle(t *testing.T) {
+	clk := clock.NewManual(0)
+	l := newLimiter(t, Per(10, time.Second), 2, WithClock(clk), WithIdleTTL(time.Second), WithStripes(2))
+	for i := 0; i < 100; i++ {
+		l.Allow(fmt.Sprint("k", i))
+	}
+	if l.Len() != 100 {
+		t.Fatalf("Len = %d", l.Len())
+	}
+	clk.Set(time.Second) // full since 100ms: idle 900ms, not yet the TTL
+	time.Sleep(50 * time.Millisecond)
+	if l.Len() != 100 {
+		t.Fatalf("evicted before the TTL: Len = %d", l.Len())
+	}
+	clk.Set(2 * time.Second)
+	waitFor(t, "idle keys to be evicted", func() bool { return l.Len() == 0 })
+	if s := l.Stats(); s.Evictions != 100 || s.Keys != 0 {
+		t.Fatalf("stats %+v", s)
+	}
+	if !l.Allow("k1") || l.Len() != 1 {
+		t.Fatal("an evicted key did not come back full")
+	}
+}
+
+func TestKeyCap(t *testing.T) {
+	clk := clock.NewManual(0)
+	l := newLimiter(t, Per(1, time.Second), 1, WithClock(clk), WithMaxKeys(3), WithIdleTTL(time.Hour))
+	for i := 0; i < 3; i++ {
+		if !l.Allow(fmt.Sprint("k", i)) {
+			t.Fatalf("key %d refused under the cap", i)
+		}
+	}
+	d, err := l.AllowN("forged", 1)
+	if err != nil || d.Status != OverCapacity {
+		t.Fatalf("4th key: %+v, %v", d, err)
+	}
+	if err := l.Wait(context.Background(), "forged", 1); !errors.Is(err, ErrOverCapacity) {
+		t.Fatalf("Wait at the cap: %v", err)
+	}
+	if d, _ := l.AllowN("k0", 1); d.Status != Denied {
+		t.Fatalf("existing key at the cap: %+v", d) // decided as usual: empty
+	}
+	if s := l.Stats(); s.Refused != 2 || s.Keys != 3 {
+		t.Fatalf("stats %+v", s)
+	}
+	// The buckets fill; the urgent pass evicts them regardless of the TTL.
+	clk.Set(time.Second)
+	l.Allow("forged-again")
+	waitFor(t, "the urgent pass to make room", func() bool { return l.Len() == 0 })
+	if !l.Allow("forged") {
+		t.Fatal("new key refused after room was made")
+	}
+}
+
+func TestCloseLeavesNoGoroutine(t *testing.T) {
+	before := runtime.NumGoroutine()
+	l, err := New(Per(1, time.Second), 1, WithIdleTTL(time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Allow("x")
+	if runtime.NumGoroutine() <= before {
+		t.Fatal("no sweeper goroutine started")
+	}
+	l.Close()
+	l.Close() // twice is fine
+	if after := runtime.NumGoroutine(); after != before {
+		t.Fatalf("%d goroutines before New, %d after Close", before, after)
+	}
+	if !l.Allow("y") {
+		t.Fatal("a closed limiter must still decide")
+	}
+}
+
+func TestWait(t *testing.T) {
+	l := newLimiter(t, Per(1, 20*time.Millisecond), 1)
+	ctx := context.Background()
+	if err := l.Wait(ctx, "k", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Wait(ctx, "k", 1); err != nil { // blocks about 20ms, then takes
+		t.Fatal(err)
+	}
+	if l.Allow("k") && l.Allow("k") {
+		t.Fatal("Wait did not take its tokens")
+	}
+	if err := l.Wait(ctx, "k", 2); !errors.Is(err, ErrNever) {
+		t.Fatalf("cost over burst: %v", err)
+	}
+	slow := newLimiter(t, Per(1, time.Hour), 1)
+	slow.Allow("k")
+	dctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := slow.Wait(dctx, "k", 1); !errors.Is(err, ErrDeadline) {
+		t.Fatalf("wait beyond deadline: %v", err)
+	}
+	cctx, cancel2 := context.WithCancel(ctx)
+	go func() { time.Sleep(5 * time.Millisecond); cancel2() }()
+	if err := slow.Wait(cctx, "k", 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled wait: %v", err)
+	}
+}

@@ -1,0 +1,79 @@
+package stripes
+
+import (
+	"fmt"
+	"testing"
+	"unsafe"
+)
+
+// The pads are code: a stripe is exactly two lines (map pointer, counters)
+// and the table's key count has a line to itself.
+func TestPadding(t *testing.T) {
+	if got := unsafe.Sizeof(Stripe[*int]{}); got != 2*cacheLineSize {
+		t.Fatalf("Sizeof(Stripe) = %d, want %d", got, 2*cacheLineSize)
+	}
+	var s Stripe[*int]
+	if off := unsafe.Offsetof(s.Allowed); off != cacheLineSize {
+		t.Fatalf("counters start at %d, want %d", off, cacheLineSize)
+	}
+	var tb Table[*int]
+	if off := unsafe.Offsetof(tb.keys); off%cacheLineSize != 0 {
+		t.Fatalf("keys at offset %d, not on its own line", off)
+	}
+	if got := unsafe.Sizeof(tb); got != 2*cacheLineSize {
+		t.Fatalf("Sizeof(Table) = %d, want %d", got, 2*cacheLineSize)
+	}
+}
+
+func TestNew(t *testing.T) {
+	for _, n := range []int{0, -1, 3, 6, MaxStripes + 1, MaxStripes * 2} {
+		if _, err := New[*int](n); err == nil {
+			t.Errorf("New(%d) accepted", n)
+		}
+	}
+	for _, n := range []int{1, 2, 64, MaxStripes} {
+		tb, err := New[*int](n)
+		if err != nil || tb.Len() != n {
+			t.Fatalf("New(%d) = %v, %v", n, tb, err)
+		}
+	}
+}
+
+// Keys spread evenly: no stripe of 64 holds more than twice its share of
+// 64k sequential keys, and the same key always lands on the same stripe.
+func TestSpread(t *testing.T) {
+	tb, _ := New[*int](64)
+	count := map[*Stripe[*int]]int{}
+	for i := 0; i < 1<<16; i++ {
+		k := fmt.Sprintf("user-%d", i)
+		s := tb.Of(k)
+		if s != tb.Of(k) {
+			t.Fatal("stripe of a key changed")
+		}
+		count[s]++
+	}
+	if len(count) != 64 {
+		t.Fatalf("%d stripes used", len(count))
+	}
+	for _, c := range count {
+		if c > 2*(1<<16)/64 {
+			t.Fatalf("stripe holds %d of %d keys", c, 1<<16)
+		}
+	}
+}
+
+func TestAddKey(t *testing.T) {
+	tb, _ := New[*int](4)
+	for i := 0; i < 3; i++ {
+		if !tb.AddKey(3) {
+			t.Fatalf("key %d refused under the cap", i)
+		}
+	}
+	if tb.AddKey(3) || tb.Keys() != 3 {
+		t.Fatalf("cap not enforced: %d keys", tb.Keys())
+	}
+	tb.DropKey()
+	if !tb.AddKey(3) || !tb.AddKey(0) || tb.Keys() != 4 {
+		t.Fatalf("keys = %d", tb.Keys())
+	}
+}
