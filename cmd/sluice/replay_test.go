@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed997/sluice/internal/oracle"
+)
+
+func replayString(t testing.TB, in string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	rc := run([]string{"replay"}, strings.NewReader(in), &out, &errb)
+	return out.String(), errb.String(), rc
+}
+
+func TestReplayExample(t *testing.T) {
+	in := "3\n10\n8\nrequest alice 0\nrequest alice 0\nrequest alice 0\nrequest alice 0\n" +
+		"request bob 1\nrequest alice 3\nrequest alice 4\nrequest alice 7\n"
+	out, errs, rc := replayString(t, in)
+	want := "allow\nallow\nallow\ndeny\nallow\ndeny\nallow\nallow\n"
+	if rc != 0 || out != want {
+		t.Fatalf("rc %d, stderr %q, out:\n%s", rc, errs, out)
+	}
+}
+
+// TestReplayConformance: random streams, including rates whose per-token
+// interval is no whole number of nanoseconds, give exactly the decisions of
+// the exact rational model.
+func TestReplayConformance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 300; trial++ {
+		capacity := 1 + rng.Int64N(12)
+		window := 1 + rng.Int64N(40)
+		clients := 1 + rng.IntN(5)
+		count := rng.IntN(400)
+		var in strings.Builder
+		fmt.Fprintf(&in, "%d\n%d\n%d\n", capacity, window, count)
+		models := map[string]*oracle.Bucket{}
+		var want strings.Builder
+		ts := rng.Int64N(5)
+		for i := 0; i < count; i++ {
+			ts += rng.Int64N(3) * rng.Int64N(3)
+			c := fmt.Sprintf("c%d", rng.IntN(clients))
+			fmt.Fprintf(&in, "request %s %d\n", c, ts)
+			at := time.Duration(ts) * time.Second
+			m, ok := models[c]
+			if !ok {
+				m = oracle.New(capacity, time.Duration(window)*time.Second, capacity, at)
+				models[c] = m
+			}
+			if m.Take(at, 1).OK {
+				want.WriteString("allow\n")
+			} else {
+				want.WriteString("deny\n")
+			}
+		}
+		out, errs, rc := replayString(t, in.String())
+		if rc != 0 || out != want.String() {
+			t.Fatalf("trial %d (capacity %d window %d): rc %d stderr %q\ninput:\n%s\ngot:\n%s\nwant:\n%s",
+				trial, capacity, window, rc, errs, in.String(), out, want.String())
+		}
+	}
+}
+
+func TestReplayMalformed(t *testing.T) {
+	cases := []struct{ in, line string }{
+		{"", "line 0: input ends before the capacity"},
+		{"x\n", "line 1: capacity \"x\""},
+		{"0\n10\n0\n", "line 1: capacity 0"},
+		{"3\n0\n0\n", "line 2: window 0"},
+		{"3\n-2\n0\n", "line 2: window -2"},
+		{"3\n10\n", "line 2: input ends before the command count"},
+		{"3\n10\n1.5\n", "line 3: command count \"1.5\""},
+		{"3\n10\n-1\n", "line 3: command count -1"},
+		{"3\n10\n2\nrequest a 1\n", "line 4: input ends before the command 2 of 2"},
+		{"3\n10\n1\nallow a 1\n", "line 4: unknown command \"allow\""},
+		{"3\n10\n1\nrequest a\n", "line 4: want"},
+		{"3\n10\n1\nrequest a b c\n", "line 4: want"},
+		{"3\n10\n1\nrequest a x\n", "line 4: timestamp \"x\""},
+		{"3\n10\n2\nrequest a 5\nrequest a 4\n", "line 5: timestamp 4: earlier"},
+		{"3\n10\n1\nrequest a 1\nrequest a 2\n", "line 5: \"request a 2\" after the 1 commands"},
+		{"3\n10\n1\nrequest a 99999999999999\n", "line 4: timestamp 99999999999999: out of range"},
+		{"3\n99999999999999\n0\n", "line 2: window 99999999999999: longer"},
+		{"16777259\n1\n0\n", "lines 1-2: capacity 16777259"},
+		{"3\n10\n1\nrequest a " + strings.Repeat("1", 2<<20) + "\n", "line 4: longer than"},
+	}
+	for _, c := range cases {
+		out, errs, rc := replayString(t, c.in)
+		if rc == 0 || out != "" || !strings.Contains(errs, c.line) {
+			t.Errorf("input %.40q: rc %d, out %q, stderr %q; want an error naming %q", c.in, rc, out, errs, c.line)
+		}
+	}
+}
+
+func TestUsage(t *testing.T) {
+	var out, errb bytes.Buffer
+	if rc := run(nil, nil, &out, &errb); rc != 2 {
+		t.Fatalf("no command: rc %d", rc)
+	}
+	if rc := run([]string{"nope"}, nil, &out, &errb); rc != 2 || !strings.Contains(errb.String(), "unknown command") {
+		t.Fatalf("unknown command: rc %d %q", rc, errb.String())
+	}
+}
+
+// FuzzReplay: no input panics; every input either replays to one decision
+// per request or fails with an error naming a line and prints nothing.
+func FuzzReplay(f *testing.F) {
+	f.Add("3\n10\n8\nrequest alice 0\nrequest alice 0\nrequest alice 0\nrequest alice 0\nrequest bob 1\nrequest alice 3\nrequest alice 4\nrequest alice 7\n")
+	f.Add("1\n1\n1\nrequest a -5\n")
+	f.Add("7\n3\n2\n\nrequest x 9223372036\n  request x 9223372036  \n")
+	f.Add("3\n10\n1\nrequest a 5 6\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		s, perr := parseStream(strings.NewReader(in))
+		out, errs, rc := replayString(t, in)
+		if perr != nil {
+			if rc != 1 || out != "" || !strings.HasPrefix(errs, "sluice replay: line") {
+				t.Fatalf("parse error %v but rc %d out %q stderr %q", perr, rc, out, errs)
+			}
+			return
+		}
+		if rc != 0 || strings.Count(out, "\n") != len(s.requests) {
+			t.Fatalf("rc %d, %d lines for %d requests, stderr %q", rc, strings.Count(out, "\n"), len(s.requests), errs)
+		}
+	})
+}
