@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -162,8 +163,8 @@ func defaultStripes() int {
 // Allow reports whether one token may be taken for key now, and takes it.
 // A new key refused at the key cap is reported as false.
 func (l *Limiter) Allow(key string) bool {
-	st := l.table.Of(key)
-	if b, ok := st.Map.Load(key); ok {
+	st, k := l.table.Of(key)
+	if b, ok := st.Map.Load(k); ok {
 		// The hot path: an existing key, cost 1, no Decision to fill.
 		switch b.Allow(&l.limit, l.clock, 1) {
 		case atomicbucket.Allowed:
@@ -174,7 +175,7 @@ func (l *Limiter) Allow(key string) bool {
 			return false
 		}
 	}
-	return l.decide(st, key, 1, 0, true).OK()
+	return l.decide(st, k, 1, 0, true).OK()
 }
 
 // AllowN takes n tokens for key now if it holds them. n > burst gets
@@ -183,7 +184,8 @@ func (l *Limiter) AllowN(key string, n int) (Decision, error) {
 	if n < 1 {
 		return Decision{Status: atomicbucket.Invalid}, costError(n)
 	}
-	return l.decide(l.table.Of(key), key, int64(n), 0, true), nil
+	st, k := l.table.Of(key)
+	return l.decide(st, k, int64(n), 0, true), nil
 }
 
 // AllowAt is AllowN at an explicit time now, a reading of the limiter's
@@ -193,7 +195,8 @@ func (l *Limiter) AllowAt(key string, n int, now time.Duration) (Decision, error
 	if n < 1 {
 		return Decision{Status: atomicbucket.Invalid}, costError(n)
 	}
-	return l.decide(l.table.Of(key), key, int64(n), now, false), nil
+	st, k := l.table.Of(key)
+	return l.decide(st, k, int64(n), now, false), nil
 }
 
 func costError(n int) error {
@@ -202,7 +205,7 @@ func costError(n int) error {
 
 // decide is the full path: it creates the key's bucket when there is none
 // and replaces one the sweeper evicted under it.
-func (l *Limiter) decide(st *stripes.Stripe[*atomicbucket.Bucket], key string, cost int64, now time.Duration, useClock bool) Decision {
+func (l *Limiter) decide(st *stripes.Stripe[*atomicbucket.Bucket], key stripes.Key, cost int64, now time.Duration, useClock bool) Decision {
 	b, ok := st.Map.Load(key)
 	for {
 		if !ok {
@@ -233,8 +236,11 @@ func (l *Limiter) decide(st *stripes.Stripe[*atomicbucket.Bucket], key string, c
 
 // create returns the key's live bucket, making it if there is none or the
 // one there is evicted. xsync runs the function under the map bucket's lock,
-// so racing first requests make exactly one bucket.
-func (l *Limiter) create(st *stripes.Stripe[*atomicbucket.Bucket], key string, now time.Duration, useClock bool) (*atomicbucket.Bucket, bool) {
+// so racing first requests make exactly one bucket. The key is copied: the
+// caller's string may be a slice of a request buffer that the map would
+// otherwise keep alive.
+func (l *Limiter) create(st *stripes.Stripe[*atomicbucket.Bucket], key stripes.Key, now time.Duration, useClock bool) (*atomicbucket.Bucket, bool) {
+	key.S = strings.Clone(key.S)
 	return st.Map.Compute(key, func(cur *atomicbucket.Bucket, loaded bool) (*atomicbucket.Bucket, bool) {
 		if loaded && !cur.Dead() {
 			return cur, false

@@ -46,9 +46,9 @@ func TestSpread(t *testing.T) {
 	count := map[*Stripe[*int]]int{}
 	for i := 0; i < 1<<16; i++ {
 		k := fmt.Sprintf("user-%d", i)
-		s := tb.Of(k)
-		if s != tb.Of(k) {
-			t.Fatal("stripe of a key changed")
+		s, key := tb.Of(k)
+		if s2, key2 := tb.Of(k); s2 != s || key2 != key || key.S != k {
+			t.Fatal("stripe or key of a key changed")
 		}
 		count[s]++
 	}

@@ -112,7 +112,7 @@ func (s *Sweeper[B]) Close() {
 // idle, and returns how many it evicted.
 func Stripe[B Bucket](t *stripes.Table[B], i int, l *atomicbucket.Limit, clk clock.Clock, idle time.Duration) int {
 	st, n := t.At(i), 0
-	st.Map.Range(func(key string, b B) bool {
+	st.Map.Range(func(key stripes.Key, b B) bool {
 		if !b.Evict(l, clk, idle) {
 			return true
 		}

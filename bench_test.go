@@ -1,0 +1,213 @@
+package sluice_test
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/puzpuzpuz/xsync/v3"
+	"github.com/seed997/sluice"
+	"github.com/seed997/sluice/clock"
+)
+
+// floor is the reference a decision is measured against: one map load, one
+// clock read and one CAS, with no hashing of our own, no arithmetic and no
+// counters. Allow on a hot key should cost at most about 1.1x this.
+type floor struct {
+	m   *xsync.MapOf[string, *atomic.Uint64]
+	clk clock.Clock
+}
+
+func (f *floor) allow(key string) bool {
+	s, ok := f.m.Load(key)
+	if !ok {
+		return false
+	}
+	old := s.Load()
+	return s.CompareAndSwap(old, uint64(f.clk.Now()))
+}
+
+type clockCase struct {
+	name string
+	make func() (clock.Clock, func())
+}
+
+var clocks = []clockCase{
+	{"mono", func() (clock.Clock, func()) { return clock.NewMono(), func() {} }},
+	{"coarse", func() (clock.Clock, func()) { c := clock.NewCoarse(time.Millisecond); return c, c.Stop }},
+}
+
+// admitAll is a limit that a benchmark loop cannot drain: a token every
+// nanosecond, so every decision on the hot key admits (checked below).
+var admitAll = sluice.Per(1_000_000_000, time.Second)
+
+// hotKeys are the hot keys measured: a 3-byte key (xxhash's slowest case
+// per byte, a byte-at-a-time tail), a user ID, and a 32-byte API key.
+var hotKeys = []string{"hot", "user:12345678", "k_live_4eC39HqLyjWDarjtT1zdp7dc"}
+
+// BenchmarkAllow is Allow on one existing hot key, beside the floor, each
+// with both clocks, serially and under RunParallel.
+func BenchmarkAllow(b *testing.B) {
+	for _, cc := range clocks {
+		for _, hot := range hotKeys {
+			for _, mode := range []string{"serial", "parallel"} {
+				benchHot(b, cc, hot, mode)
+			}
+		}
+	}
+}
+
+func benchHot(b *testing.B, cc clockCase, hot, mode string) {
+	{
+		{
+			b.Run(fmt.Sprintf("impl=floor/clock=%s/keylen=%d/mode=%s", cc.name, len(hot), mode), func(b *testing.B) {
+				clk, stop := cc.make()
+				defer stop()
+				f := &floor{m: xsync.NewMapOf[string, *atomic.Uint64](), clk: clk}
+				f.m.Store(hot, new(atomic.Uint64))
+				if !f.allow(hot) {
+					b.Fatal("floor setup broken")
+				}
+				loop(b, mode, func() bool { f.allow(hot); return true })
+			})
+			b.Run(fmt.Sprintf("impl=sluice/clock=%s/keylen=%d/mode=%s", cc.name, len(hot), mode), func(b *testing.B) {
+				clk, stop := cc.make()
+				defer stop()
+				lim, err := sluice.New(admitAll, 1_000_000, sluice.WithClock(clk))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer lim.Close()
+				lim.Allow(hot)
+				loop(b, mode, func() bool { return lim.Allow(hot) })
+				if s := lim.Stats(); s.Denied != 0 {
+					b.Fatalf("the admitting setup denied %d of %d", s.Denied, s.Allowed)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkAllowDenied is Allow on a hot key that is always empty: a
+// denial reads the state and writes nothing.
+func BenchmarkAllowDenied(b *testing.B) {
+	for _, mode := range []string{"serial", "parallel"} {
+		b.Run("impl=sluice/clock=mono/mode="+mode, func(b *testing.B) {
+			lim, _ := sluice.New(sluice.Per(1, time.Hour), 1)
+			defer lim.Close()
+			lim.Allow("hot")
+			loop(b, mode, func() bool { return !lim.Allow("hot") })
+			if s := lim.Stats(); s.Allowed != 1 {
+				b.Fatalf("the denying setup admitted %d", s.Allowed-1)
+			}
+		})
+	}
+}
+
+// BenchmarkAllowKeys spreads decisions uniformly over many existing keys.
+func BenchmarkAllowKeys(b *testing.B) {
+	for _, n := range []int{1_000, 1_000_000} {
+		keys := makeKeys(n)
+		for _, mode := range []string{"serial", "parallel"} {
+			b.Run(fmt.Sprintf("impl=sluice/clock=mono/keys=%d/mode=%s", n, mode), func(b *testing.B) {
+				lim, _ := sluice.New(admitAll, 1_000_000)
+				defer lim.Close()
+				for _, k := range keys {
+					lim.Allow(k)
+				}
+				if lim.Len() != n {
+					b.Fatalf("%d keys, want %d", lim.Len(), n)
+				}
+				var next atomic.Uint64
+				loop(b, mode, func() bool {
+					// A multiplicative step visits the keys in a scattered order.
+					i := next.Add(0x9E3779B97F4A7C15) >> 1 % uint64(n)
+					return lim.Allow(keys[i])
+				})
+			})
+		}
+	}
+}
+
+// BenchmarkMemory measures the live heap per key at 1M keys. The limiter
+// keeps its own copy of each key; the bytes of those copies are measured
+// separately (the same strings.Clone of every key, alone) and subtracted,
+// so B/key is the map (buckets, entries with the key's header and hash) and
+// the bucket state. ns/op is meaningless here.
+func BenchmarkMemory(b *testing.B) {
+	const n = 1_000_000
+	keys := makeKeys(n)
+	for i := 0; i < b.N; i++ {
+		keyBytes := heapDelta(func() any {
+			c := make([]string, 0, n)
+			for _, k := range keys {
+				c = append(c, strings.Clone(k))
+			}
+			return c
+		}) - n*int64(unsafe.Sizeof(""))
+		total := heapDelta(func() any {
+			lim, _ := sluice.New(admitAll, 10, sluice.WithIdleTTL(time.Hour))
+			for _, k := range keys {
+				lim.Allow(k)
+			}
+			if lim.Len() != n {
+				b.Fatalf("%d keys", lim.Len())
+			}
+			return lim
+		})
+		b.ReportMetric(float64(total-keyBytes)/n, "B/key")
+		b.ReportMetric(float64(keyBytes)/n, "keybytes/key")
+	}
+}
+
+// heapDelta returns the live heap that what f returns holds.
+func heapDelta(f func() any) int64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := f()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if c, ok := v.(interface{ Close() error }); ok {
+		c.Close()
+	}
+	runtime.KeepAlive(v)
+	return int64(after.HeapAlloc) - int64(before.HeapAlloc)
+}
+
+func makeKeys(n int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("key-%08d", i)
+	}
+	return keys
+}
+
+func loop(b *testing.B, mode string, f func() bool) {
+	b.ReportAllocs()
+	start := time.Now()
+	var bad atomic.Int64
+	if mode == "parallel" {
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if !f() {
+					bad.Add(1)
+				}
+			}
+		})
+	} else {
+		for i := 0; i < b.N; i++ {
+			if !f() {
+				bad.Add(1)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "ops/s")
+	if bad.Load() != 0 {
+		b.Fatalf("%d of %d decisions were not as configured", bad.Load(), b.N)
+	}
+}
