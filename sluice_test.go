@@ -219,12 +219,17 @@ func TestEvictionUnobservable(t *testing.T) {
 		var wg sync.WaitGroup
 		var running atomic.Int64
 		running.Store(workers)
+		started := make(chan struct{})
 		for w := 0; w < workers; w++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				defer running.Add(-1)
-				for _, o := range streams[w] {
+				<-started
+				for i, o := range streams[w] {
+					if i%16 == 0 {
+						runtime.Gosched() // let the evictor in between requests
+					}
 					progress[w].Store(int64(o.at))
 					d, err := l.AllowAt(o.key, o.cost, o.at)
 					if err != nil {
@@ -237,6 +242,9 @@ func TestEvictionUnobservable(t *testing.T) {
 			}()
 		}
 		var evicted int
+		if !evict {
+			close(started)
+		}
 		for evict && running.Load() > 0 {
 			slowest := int64(1 << 62)
 			for w := range progress {
@@ -245,6 +253,11 @@ func TestEvictionUnobservable(t *testing.T) {
 			clk.Set(time.Duration(slowest))
 			for i := 0; i < l.table.Len(); i++ {
 				evicted += sweeper.Stripe(l.table, i, &l.limit, clk, 0)
+			}
+			select {
+			case <-started:
+			default:
+				close(started) // the workers start once the evictor runs
 			}
 		}
 		wg.Wait()
