@@ -122,11 +122,9 @@ func BenchmarkAllowKeys(b *testing.B) {
 				if lim.Len() != n {
 					b.Fatalf("%d keys, want %d", lim.Len(), n)
 				}
-				var next atomic.Uint64
-				loop(b, mode, func() bool {
+				loopSeq(b, mode, func(seq uint64) bool {
 					// A multiplicative step visits the keys in a scattered order.
-					i := next.Add(0x9E3779B97F4A7C15) >> 1 % uint64(n)
-					return lim.Allow(keys[i])
+					return lim.Allow(keys[(seq*0x9E3779B97F4A7C15)>>1%uint64(n)])
 				})
 			})
 		}
@@ -188,20 +186,31 @@ func makeKeys(n int) []string {
 }
 
 func loop(b *testing.B, mode string, f func() bool) {
+	loopSeq(b, mode, func(uint64) bool { return f() })
+}
+
+// loopSeq times f after the setup (timer and allocation counts reset), and
+// fails if any decision was not as configured. f gets a sequence number;
+// under RunParallel each goroutine counts its own from a distinct start, so
+// the benchmark shares no counter of its own between cores.
+func loopSeq(b *testing.B, mode string, f func(seq uint64) bool) {
 	b.ReportAllocs()
+	var bad, starts atomic.Int64
+	b.ResetTimer()
 	start := time.Now()
-	var bad atomic.Int64
 	if mode == "parallel" {
 		b.RunParallel(func(pb *testing.PB) {
+			seq := uint64(starts.Add(1)) << 40
 			for pb.Next() {
-				if !f() {
+				if !f(seq) {
 					bad.Add(1)
 				}
+				seq++
 			}
 		})
 	} else {
 		for i := 0; i < b.N; i++ {
-			if !f() {
+			if !f(uint64(i)) {
 				bad.Add(1)
 			}
 		}

@@ -51,7 +51,7 @@ func TestNewErrors(t *testing.T) {
 		{"negative period", Per(1, -time.Second), 1, nil},
 		{"zero burst", Per(1, time.Second), 0, nil},
 		{"overflow", Per(1, 100*365*24*time.Hour), 1 << 40, nil},
-		{"inexact count", Per(16777259, time.Second), 1, nil},
+		{"inexact count", Per(1048583, time.Second), 1, nil},
 		{"nil clock", Per(1, time.Second), 1, []Option{WithClock(nil)}},
 		{"zero ttl", Per(1, time.Second), 1, []Option{WithIdleTTL(0)}},
 		{"zero max keys", Per(1, time.Second), 1, []Option{WithMaxKeys(0)}},

@@ -15,8 +15,8 @@ import (
 )
 
 // maxPrime is the largest prime below MaxUnit: per second it reduces to
-// nothing, so its unit is 1/16777213 ns.
-const maxPrime = 16777213
+// nothing, so its unit is 1/1048573 ns.
+const maxPrime = 1048573
 
 // impl is the contract both buckets keep; every test runs over both.
 type impl interface {
@@ -128,7 +128,7 @@ func TestNewLimitErrors(t *testing.T) {
 		{0, time.Second, 1}, {-1, time.Second, 1}, {1, 0, 1}, {1, -time.Second, 1},
 		{1, time.Second, 0}, {1, time.Second, -5},
 		{MaxUnit + 1, time.Nanosecond, 1},                // reduced count too large
-		{16777259, time.Second, 1},                       // a prime just above 2^24
+		{1048583, time.Second, 1},                        // a prime just above 2^20
 		{1, 100 * 365 * 24 * time.Hour, 1 << 40},         // burst·period too long
 		{1, time.Duration(math.MaxInt64), math.MaxInt64}, // product overflows 64 bits
 	}
@@ -290,7 +290,7 @@ func TestLimits(t *testing.T) {
 	if _, err := NewLimit(1, 1<<40, 1<<21+1); err == nil {
 		t.Fatal("tau above 2^61 accepted")
 	}
-	// Largest unit: 2^24 per 5^9 ns (coprime), a 1/2^24 ns unit.
+	// Largest unit: 2^20 per 5^9 ns (coprime), a 1/2^20 ns unit.
 	u := mustLimit(t, MaxUnit, 1953125, 1)
 	if u.unit != MaxUnit || u.Horizon() != time.Duration(half/MaxUnit) {
 		t.Fatalf("unit %d horizon %v", u.unit, u.Horizon())
@@ -420,5 +420,37 @@ func TestConcurrentTake(t *testing.T) {
 				t.Fatalf("admitted %d in %v, limit %d", got, span, limit)
 			}
 		})
+	}
+}
+
+// seqClock returns its readings in order, then repeats the last one.
+type seqClock struct {
+	readings []time.Duration
+	reads    int
+}
+
+func (c *seqClock) Now() time.Duration {
+	i := min(c.reads, len(c.readings)-1)
+	c.reads++
+	return c.readings[i]
+}
+
+// TestStalledReader: a goroutine that read the clock, stalled, and then
+// found the state written from later times reads the clock again rather
+// than deciding on its stale reading, or worse, mistaking it for a full
+// bucket. (Bucket only: the mutex reads the clock inside its lock.)
+func TestStalledReader(t *testing.T) {
+	l := mustLimit(t, 1, time.Second, 2)
+	b := NewBucket(l, 0)
+	b.TakeAt(l, 100*time.Second, 2) // others emptied it at 100s
+	clk := &seqClock{readings: []time.Duration{time.Second, 101 * time.Second}}
+	d := b.Take(l, clk, 1)
+	if clk.reads != 2 || !d.OK() || d.Remaining != 0 {
+		t.Fatalf("stale reading not refreshed: %d reads, %+v", clk.reads, d)
+	}
+	// Not stale, merely empty: one reading, denied.
+	clk = &seqClock{readings: []time.Duration{101 * time.Second}}
+	if d := b.Take(l, clk, 1); clk.reads != 1 || d.OK() {
+		t.Fatalf("fresh denial: %d reads, %+v", clk.reads, d)
 	}
 }

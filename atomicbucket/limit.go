@@ -21,13 +21,13 @@
 // Decades of uptime at 1/n' ns resolution do not fit in 64 bits, so TAT is
 // kept modulo 2^63 and only the offset TAT−now is ever read, as a signed
 // 63-bit number. That offset is exact while it stays within ±2^62 units:
-// Horizon() = 2^62/n' ns, which is 146 years for n' = 1 and 4.6 minutes for
-// the largest allowed n' (2^24). The clock is read after the state is
-// loaded, so a fresh now sees an offset of at most tau; a full bucket's
-// offset falls by the idle time, and the sweeper evicts full buckets long
-// before it reaches -Horizon. A bucket left idle past the horizon reads as
-// less full than it is: stricter, never looser. Bit 63 marks an evicted
-// bucket (the tombstone).
+// Horizon() = 2^62/n' ns, which is 146 years for n' = 1 and 73 minutes for
+// the largest allowed n' (2^20). A fresh now sees an offset of at most tau
+// (a larger one makes Take read the clock again); a full bucket's offset
+// falls by the idle time, and the sweeper evicts full buckets long before it
+// reaches -Horizon. A bucket left idle past the horizon reads as less full
+// than it is: stricter, never looser. Bit 63 marks an evicted bucket (the
+// tombstone).
 package atomicbucket
 
 import (
@@ -44,9 +44,9 @@ const (
 	half      int64  = 1 << 62       // offsets are signed 63-bit: [-2^62, 2^62)
 
 	// MaxUnit is the largest reduced rate numerator n' = n/gcd(n, d): the
-	// time unit is 1/n' ns and the horizon 2^62/n' ns, which must stay in
-	// minutes so that a stale explicit time or an idle key is read exactly.
-	MaxUnit = 1 << 24
+	// time unit is 1/n' ns and the horizon 2^62/n' ns, which this keeps
+	// above 73 minutes, so that a stale time or an idle key is read exactly.
+	MaxUnit = 1 << 20
 	// MaxTolerance bounds burst·d' in units, leaving at least 2^61 units of
 	// the signed offset range for staleness and idleness.
 	MaxTolerance = 1 << 61

@@ -53,7 +53,7 @@ func (b *MutexBucket) take(l *Limit, clk clock.Clock, now time.Duration, cost in
 		return Evicted, 0, 0
 	}
 	if clk != nil {
-		now = clk.Now() // inside the lock, for the same reason Bucket reads it after the load
+		now = clk.Now() // inside the lock: no other goroutine can make it stale
 	}
 	next, ok, base, need := l.step(b.state, now, cost)
 	if ok {

@@ -86,7 +86,7 @@ func TestReplayMalformed(t *testing.T) {
 		{"3\n10\n1\nrequest a 1\nrequest a 2\n", "line 5: \"request a 2\" after the 1 commands"},
 		{"3\n10\n1\nrequest a 99999999999999\n", "line 4: timestamp 99999999999999: out of range"},
 		{"3\n99999999999999\n0\n", "line 2: window 99999999999999: longer"},
-		{"16777259\n1\n0\n", "lines 1-2: capacity 16777259"},
+		{"1048583\n1\n0\n", "lines 1-2: capacity 1048583"},
 		{"3\n10\n1\nrequest a " + strings.Repeat("1", 2<<20) + "\n", "line 4: longer than"},
 	}
 	for _, c := range cases {
