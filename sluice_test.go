@@ -455,3 +455,22 @@ func TestWait(t *testing.T) {
 		t.Fatalf("cancelled wait: %v", err)
 	}
 }
+
+// A manual clock moved backwards makes decisions stricter and never hangs.
+func TestClockBackwards(t *testing.T) {
+	clk := clock.NewManual(time.Hour)
+	l := newLimiter(t, Per(1, time.Second), 2, WithClock(clk))
+	if !l.Allow("k") || !l.Allow("k") || l.Allow("k") {
+		t.Fatal("burst")
+	}
+	clk.Set(0)
+	for i := 0; i < 3; i++ {
+		if l.Allow("k") {
+			t.Fatal("an earlier time admitted on an empty bucket")
+		}
+	}
+	clk.Set(time.Hour + time.Second)
+	if !l.Allow("k") || l.Allow("k") {
+		t.Fatal("state moved while the clock was behind")
+	}
+}

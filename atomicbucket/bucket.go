@@ -56,6 +56,7 @@ func (b *Bucket) take(l *Limit, clk clock.Clock, now time.Duration, cost int64) 
 	if clk != nil {
 		now = clk.Now()
 	}
+	reread := clk == nil // an explicit time is never re-read
 	old := b.state.Load()
 	for {
 		if old&tombstone != 0 {
@@ -63,8 +64,11 @@ func (b *Bucket) take(l *Limit, clk clock.Clock, now time.Duration, cost int64) 
 		}
 		next, ok, base, need := l.step(old, now, cost)
 		if !ok {
-			if clk != nil && base > l.tau {
-				now = clk.Now() // stalled since the clock read: read it again
+			if base > l.tau && !reread {
+				// Stalled since the clock read: read it again, once. A clock
+				// that went backwards stays behind; deny on its reading.
+				reread = true
+				now = clk.Now()
 				old = b.state.Load()
 				continue
 			}

@@ -448,6 +448,12 @@ func TestStalledReader(t *testing.T) {
 	if clk.reads != 2 || !d.OK() || d.Remaining != 0 {
 		t.Fatalf("stale reading not refreshed: %d reads, %+v", clk.reads, d)
 	}
+	// A clock that went backwards stays behind after the re-read: one
+	// re-read, then a denial, never a spin.
+	clk = &seqClock{readings: []time.Duration{0}}
+	if d := b.Take(l, clk, 1); clk.reads != 2 || d.OK() {
+		t.Fatalf("backwards clock: %d reads, %+v", clk.reads, d)
+	}
 	// Not stale, merely empty: one reading, denied.
 	clk = &seqClock{readings: []time.Duration{101 * time.Second}}
 	if d := b.Take(l, clk, 1); clk.reads != 1 || d.OK() {

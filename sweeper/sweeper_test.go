@@ -12,7 +12,7 @@ import (
 
 func TestTTLCap(t *testing.T) {
 	fast, _ := atomicbucket.NewLimit(atomicbucket.MaxUnit, 1953125, 1) // horizon ~73 min
-	slow, _ := atomicbucket.NewLimit(100, time.Second, 1)               // horizon ~146 years
+	slow, _ := atomicbucket.NewLimit(100, time.Second, 1)              // horizon ~146 years
 	if got := TTL(&fast, 24*time.Hour); got != fast.Horizon()/2 {
 		t.Fatalf("TTL not capped at half the horizon: %v (horizon %v)", got, fast.Horizon())
 	}
