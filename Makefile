@@ -2,7 +2,7 @@
 GO        ?= go
 FUZZTIME  ?= 30s
 BENCHTIME ?= 1s
-COUNT     ?= 5
+COUNT     ?= 6
 OUT       ?= out
 
 .PHONY: test vet unit race fuzz cover bench clean
