@@ -9,7 +9,9 @@
 // period (Per(n, period)), starting full. A request of cost c is admitted iff
 // the bucket holds at least c tokens, and then takes them. Over any interval
 // of length t a key never gets more than burst + floor(n·t/period) tokens,
-// and under saturating demand it gets that many. Refill is computed at
+// and under saturating demand it gets that many, up to the clock's
+// resolution (a full bucket cannot bank the fraction of a nanosecond until
+// the next reading). Refill is computed at
 // decision time; no timer runs per key.
 //
 // A request whose cost exceeds the burst can never succeed: it gets

@@ -81,8 +81,8 @@ func WithClock(c clock.Clock) Option {
 // WithIdleTTL sets how long a key's bucket must stay full before the
 // sweeper evicts it. Eviction never changes a decision; a short TTL trades
 // memory for the cost of re-creating keys. The TTL is capped at half the
-// limit's exact horizon (146 years at most rates, minutes only at rates
-// whose reduced count n/gcd(n, period in ns) is in the millions).
+// limit's exact horizon, 2^62/n' ns for the reduced count n' = n/gcd(n,
+// period in ns): 146 years at most rates, 73 minutes at the largest n'.
 func WithIdleTTL(d time.Duration) Option {
 	return func(cfg *config) error {
 		if d <= 0 {

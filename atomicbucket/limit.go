@@ -62,8 +62,6 @@ type Limit struct {
 	token int64  // units per token (d')
 	burst int64
 	tau   int64 // burst·token: units the full bucket holds
-	n     int64
-	per   time.Duration
 }
 
 // NewLimit validates n tokens per period per with the given burst.
@@ -89,7 +87,7 @@ func NewLimit(n int64, per time.Duration, burst int64) (Limit, error) {
 		return Limit{}, fmt.Errorf("%w: burst %d at %d per %v spans more than 2^61 time units "+
 			"(burst × period / count is too long to track exactly)", ErrInvalid, burst, n, per)
 	}
-	return Limit{unit: uint64(unit), token: step, burst: burst, tau: int64(tau), n: n, per: per}, nil
+	return Limit{unit: uint64(unit), token: step, burst: burst, tau: int64(tau)}, nil
 }
 
 func gcd(a, b int64) int64 {
@@ -101,9 +99,6 @@ func gcd(a, b int64) int64 {
 
 // Burst returns the bucket's capacity in tokens.
 func (l *Limit) Burst() int64 { return l.burst }
-
-// Rate returns the configured count and period, unreduced.
-func (l *Limit) Rate() (n int64, per time.Duration) { return l.n, l.per }
 
 // Horizon is how far TAT−now may stray, either way, and still be read
 // exactly: an explicit time earlier than a key's last decision by more than
