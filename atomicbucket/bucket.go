@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/internal/mutant"
 )
 
 // Bucket is one key's token bucket: one uint64 updated by a CAS loop. Create
@@ -72,7 +73,20 @@ func (b *Bucket) take(l *Limit, clk clock.Clock, now time.Duration, cost int64) 
 				old = b.state.Load()
 				continue
 			}
+			if mutant.Is(mutant.StateBackwards) && base > l.tau {
+				// Deliberate bug: forgive the debt of a clock behind the state.
+				if v := l.vnow(now); b.state.CompareAndSwap(old, v) {
+					old = v
+				} else {
+					old = b.state.Load()
+				}
+				continue
+			}
 			return Denied, base, need // a denial writes nothing
+		}
+		if mutant.Is(mutant.CASAsStore) {
+			b.state.Store(next) // deliberate bug: last writer wins
+			return Allowed, base, need
 		}
 		if b.state.CompareAndSwap(old, next) {
 			return Allowed, base, need
@@ -128,6 +142,9 @@ func (b *Bucket) Evict(l *Limit, clk clock.Clock, idle time.Duration) bool {
 		}
 		if !l.idle(old, clk.Now(), idle) {
 			return false
+		}
+		if mutant.Is(mutant.SweepNoMark) {
+			return true // deliberate bug: the caller deletes a live bucket
 		}
 		if b.state.CompareAndSwap(old, tombstone) {
 			return true

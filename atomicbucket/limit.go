@@ -36,6 +36,8 @@ import (
 	"math"
 	"math/bits"
 	"time"
+
+	"github.com/seed997/sluice/internal/mutant"
 )
 
 const (
@@ -76,6 +78,9 @@ func NewLimit(n int64, per time.Duration, burst int64) (Limit, error) {
 	}
 	g := gcd(n, int64(per))
 	unit, step := n/g, int64(per)/g
+	if mutant.Is(mutant.RoundedRefill) && int64(per) >= n {
+		unit, step = 1, int64(per)/n // deliberate bug: whole nanoseconds per token
+	}
 	if unit > MaxUnit {
 		return Limit{}, fmt.Errorf("%w: rate %d per %v reduces to %d per %dns; "+
 			"the reduced count %d exceeds %d, beyond which 64-bit state cannot stay exact "+

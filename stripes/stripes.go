@@ -96,11 +96,21 @@ func (t *Table[V]) Keys() int64 { return t.keys.Load() }
 // AddKey counts one more key unless that would exceed max (max <= 0: no
 // cap), and reports whether it did.
 func (t *Table[V]) AddKey(max int64) bool {
-	if n := t.keys.Add(1); max > 0 && n > max {
-		t.keys.Add(-1)
-		return false
+	if max <= 0 {
+		t.keys.Add(1)
+		return true
 	}
-	return true
+	// A CAS, not add-then-undo: an undone add would let Len read max+1 and
+	// refuse a concurrent key while the real count is below the cap.
+	for {
+		n := t.keys.Load()
+		if n >= max {
+			return false
+		}
+		if t.keys.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
 }
 
 // DropKey counts one key fewer.

@@ -1,0 +1,105 @@
+package stress
+
+import (
+	"testing"
+	"time"
+)
+
+// duration is a run's length: short under -short, as make test runs it.
+func duration() time.Duration {
+	if testing.Short() {
+		return 1500 * time.Millisecond
+	}
+	return 5 * time.Second
+}
+
+func TestInvariants(t *testing.T) {
+	for _, c := range []ClockKind{Real, Coarse, Manual, ManualBackwards} {
+		t.Run(c.String(), func(t *testing.T) {
+			t.Parallel()
+			cfg := Default(c)
+			cfg.Duration = duration()
+			rep, err := Run(cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log(rep)
+			if !rep.OK() {
+				t.Fatalf("violations:\n%v", rep)
+			}
+			// A run that checked nothing proves nothing.
+			if rep.Admitted == 0 || rep.WindowsChecked == 0 || rep.QuietChecked == 0 {
+				t.Fatalf("the run checked too little:\n%v", rep)
+			}
+			if rep.Evictions == 0 || rep.Refused == 0 {
+				t.Fatalf("the sweeper or the key cap never acted:\n%v", rep)
+			}
+			if c.monotone() && c != Manual && rep.LowerChecked == 0 {
+				t.Fatalf("no hot key was shown saturated, so the lower bound went unchecked:\n%v", rep)
+			}
+		})
+	}
+}
+
+func TestLinearizable(t *testing.T) {
+	cfg := DefaultLinear()
+	cfg.OutDir = t.TempDir()
+	if testing.Short() {
+		cfg.Histories = 40
+	}
+	rep, err := CheckLinear(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d histories, %d operations, %d evictions between halves, %d undecided",
+		rep.Histories, rep.Operations, rep.Evictions, rep.Unknown)
+	for _, v := range rep.Violations {
+		t.Error(v)
+	}
+	if rep.Unknown > 0 {
+		t.Errorf("%d histories undecided: the check did not finish", rep.Unknown)
+	}
+	if rep.Evictions == 0 {
+		t.Error("no key was evicted between halves: the eviction half checked nothing")
+	}
+}
+
+// TestUpperCatchesOverAdmission feeds the checker a hand-made record: a
+// burst of 5 and one more token inside a window too short to refill it.
+func TestUpperCatchesOverAdmission(t *testing.T) {
+	const n, d, burst = 1, 100, 5 // a token per 100ns
+	var evs []event
+	for i := 0; i < 5; i++ {
+		evs = append(evs, event{cost: 1, b: int64(i), a: int64(i) + 1})
+	}
+	if _, v := upper(append([]event(nil), evs...), n, d, burst); v != "" {
+		t.Fatalf("exactly the burst flagged: %s", v)
+	}
+	evs = append(evs, event{cost: 1, b: 50, a: 60}) // 60ns in: no token refilled yet
+	if _, v := upper(evs, n, d, burst); v == "" {
+		t.Fatal("burst+1 tokens in 60ns passed")
+	}
+	evs[5] = event{cost: 1, b: 95, a: 100} // 100ns in: one token refilled
+	if _, v := upper(evs, n, d, burst); v != "" {
+		t.Fatalf("a refilled token flagged: %s", v)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, cfg := range []Config{
+		{Workers: -1},
+		{Burst: 2},
+		{Clock: 9},
+		{Hot: -1},
+		{N: 1 << 40, Per: time.Second},
+	} {
+		if err := cfg.Validate(); err == nil {
+			t.Errorf("%+v: no error", cfg)
+		} else {
+			t.Logf("%+v: %v", cfg, err)
+		}
+	}
+	if err := Default(Real).Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
