@@ -499,9 +499,9 @@ func (w *worker) run(cfg Config, l *sluice.Limiter, tb *timebase, names []string
 }
 
 // drive moves the manual clock: small steps forward (a quarter of the
-// bucket's span at most), now and then a jump of 3 TTLs (every key goes
-// idle, and the sweeper evicts keys under fire), and for ManualBackwards
-// steps back of up to half the span.
+// bucket's span at most), steps that refill every bucket, now and then a
+// jump of 3 TTLs (every key goes idle), and for ManualBackwards steps back
+// of up to half the span.
 func drive(cfg Config, tb *timebase, ttl time.Duration, stop *atomic.Bool) {
 	rng := rand.New(rand.NewPCG(cfg.Seed, 7))
 	tau := int64(cfg.Per) * int64(cfg.Burst) / int64(cfg.N)
@@ -512,6 +512,10 @@ func drive(cfg Config, tb *timebase, ttl time.Duration, stop *atomic.Bool) {
 			v += 3 * int64(ttl)
 		case r < 80 && cfg.Clock == ManualBackwards:
 			v -= rng.Int64N(tau/2 + 1)
+		case r < 500:
+			// Refill the hot keys (a bucket's span or more): the key cap's
+			// urgent passes evict full buckets while workers are on them.
+			v += tau + rng.Int64N(tau/2+1)
 		default:
 			v += rng.Int64N(tau/4 + 1)
 		}

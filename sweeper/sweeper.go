@@ -117,9 +117,11 @@ func Stripe[B Bucket](t *stripes.Table[B], i int, l *atomicbucket.Limit, clk clo
 			return true
 		}
 		// Marked: the bucket is dead whoever removes the entry. A request
-		// may already have replaced it with a new bucket; delete only ours.
+		// may already have replaced it with a new bucket (keep that) or
+		// removed it (then delete=true is a no-op; false would store a zero,
+		// nil, bucket under the key: the stress harness caught that).
 		st.Map.Compute(key, func(cur B, loaded bool) (B, bool) {
-			return cur, loaded && cur == b
+			return cur, !loaded || cur == b
 		})
 		t.DropKey()
 		st.Evictions.Add(1)

@@ -63,3 +63,40 @@ func testStripe[B bucket](t *testing.T, mk func(*atomicbucket.Limit, time.Durati
 		}
 	}
 }
+
+// racer is a bucket whose eviction is followed at once by a request that
+// removes the dead entry, as create does when the key cap refuses a new
+// bucket; it lands between the sweeper's mark and its delete.
+type racer struct {
+	b       *atomicbucket.Bucket
+	onEvict func()
+}
+
+func (r *racer) Evict(l *atomicbucket.Limit, clk clock.Clock, idle time.Duration) bool {
+	ok := r.b.Evict(l, clk, idle)
+	if ok {
+		r.onEvict()
+	}
+	return ok
+}
+
+// The sweeper must not store anything back under a key whose entry is gone:
+// it once stored a nil bucket there, and the next request on the key
+// dereferenced it (found by the stress harness).
+func TestEntryRemovedUnderSweeper(t *testing.T) {
+	l, _ := atomicbucket.NewLimit(1, time.Second, 1)
+	clk := clock.NewManual(time.Hour)
+	tb, _ := stripes.New[*racer](1)
+	st := tb.At(0)
+	_, k := tb.Of("k")
+	r := &racer{b: atomicbucket.NewBucket(&l, 0)}
+	r.onEvict = func() { st.Map.Delete(k) }
+	st.Map.Store(k, r)
+	tb.AddKey(0)
+	if n := Stripe(tb, 0, &l, clk, time.Second); n != 1 {
+		t.Fatalf("evicted %d, want 1", n)
+	}
+	if v, ok := st.Map.Load(k); ok {
+		t.Fatalf("an entry came back under the key: %v", v)
+	}
+}

@@ -1,0 +1,66 @@
+//go:build sluice_mutants
+
+package stress
+
+import (
+	"testing"
+	"time"
+
+	"github.com/seed997/sluice/internal/mutant"
+)
+
+// TestMutantsCaught runs the harness against deliberately broken engines
+// (internal/mutant) and requires each to be caught: a harness that passes
+// everything proves nothing. Run with -tags sluice_mutants (make test does).
+// Each mutant gets a few attempts, and the test names what caught it.
+func TestMutantsCaught(t *testing.T) {
+	defer mutant.Set(mutant.None)
+	for _, m := range mutant.Kinds {
+		t.Run(m.String(), func(t *testing.T) {
+			mutant.Set(m)
+			defer mutant.Set(mutant.None)
+			for attempt := 1; attempt <= 3; attempt++ {
+				if by := catch(t, uint64(attempt)); by != "" {
+					t.Logf("caught on attempt %d by %s", attempt, by)
+					return
+				}
+			}
+			t.Fatalf("mutant %v passed the harness three times", m)
+		})
+	}
+}
+
+// catch runs every invariant mode and the linearizability check once, and
+// returns what found a violation first ("" if nothing did).
+func catch(t *testing.T, seed uint64) string {
+	for _, c := range []ClockKind{Manual, ManualBackwards, Real} {
+		cfg := Default(c)
+		cfg.Duration, cfg.Seed = 700*time.Millisecond, seed
+		rep, err := Run(cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.OK() {
+			return c.String() + " run: " + rep.Violations[0].String()
+		}
+	}
+	lc := DefaultLinear()
+	lc.Histories, lc.Seed, lc.OutDir = 50, seed, t.TempDir()
+	rep, err := CheckLinear(lc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Violations) > 0 {
+		return "linearizability: " + rep.Violations[0].String()
+	}
+	return ""
+}
+
+// TestMutantsOff is the control: with the switches built in but off, the
+// same runs find nothing.
+func TestMutantsOff(t *testing.T) {
+	mutant.Set(mutant.None)
+	if by := catch(t, 1); by != "" {
+		t.Fatalf("the real engine flagged: %s", by)
+	}
+}
