@@ -1,12 +1,15 @@
 package stress
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -204,10 +207,27 @@ func CheckLinear(cfg LinearConfig) (LinearReport, error) {
 			if err := porcupine.VisualizePath(linModel, info, path); err != nil {
 				detail = fmt.Sprintf("not linearizable; writing the visualization failed: %v", err)
 			}
+			// The same history as text, for a reader without a browser.
+			txt := strings.TrimSuffix(path, ".html") + ".txt"
+			if err := os.WriteFile(txt, []byte(dump(ops)), 0o644); err == nil {
+				detail += ", history: " + txt
+			}
 			rep.Violations = append(rep.Violations, Violation{Kind: "linearizability", Key: fmt.Sprintf("history %d", h), Detail: detail})
 		}
 	}
 	return rep, nil
+}
+
+// dump lists a history's operations by call instant, one a line.
+func dump(ops []porcupine.Operation) string {
+	ops = slices.Clone(ops)
+	slices.SortFunc(ops, func(a, b porcupine.Operation) int { return cmp.Compare(a.Call, b.Call) })
+	var b strings.Builder
+	for _, op := range ops {
+		fmt.Fprintf(&b, "[%4d,%4d] client %d key %s: %s\n", op.Call, op.Return, op.ClientId,
+			op.Input.(linInput).Key, linModel.DescribeOperation(op.Input, op.Output))
+	}
+	return b.String()
 }
 
 // history records one concurrent history. Call and return instants come

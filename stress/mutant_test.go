@@ -12,20 +12,23 @@ import (
 // TestMutantsCaught runs the harness against deliberately broken engines
 // (internal/mutant) and requires each to be caught: a harness that passes
 // everything proves nothing. Run with -tags sluice_mutants (make test does).
-// Each mutant gets a few attempts, and the test names what caught it.
+// An eviction race needs a full bucket under fire at the moment of a sweep,
+// so a mutant gets up to ten attempts (one attempt catches sweep-no-mark
+// about half the time; the others, every time); the test logs what caught
+// it and on which attempt.
 func TestMutantsCaught(t *testing.T) {
 	defer mutant.Set(mutant.None)
 	for _, m := range mutant.Kinds {
 		t.Run(m.String(), func(t *testing.T) {
 			mutant.Set(m)
 			defer mutant.Set(mutant.None)
-			for attempt := 1; attempt <= 3; attempt++ {
+			for attempt := 1; attempt <= 10; attempt++ {
 				if by := catch(t, uint64(attempt)); by != "" {
 					t.Logf("caught on attempt %d by %s", attempt, by)
 					return
 				}
 			}
-			t.Fatalf("mutant %v passed the harness three times", m)
+			t.Fatalf("mutant %v passed the harness ten times", m)
 		})
 	}
 }
@@ -33,9 +36,13 @@ func TestMutantsCaught(t *testing.T) {
 // catch runs every invariant mode and the linearizability check once, and
 // returns what found a violation first ("" if nothing did).
 func catch(t *testing.T, seed uint64) string {
-	for _, c := range []ClockKind{Manual, ManualBackwards, Real} {
+	clocks := []ClockKind{Manual, ManualBackwards}
+	if seed == 1 {
+		clocks = append(clocks, Real)
+	}
+	for _, c := range clocks {
 		cfg := Default(c)
-		cfg.Duration, cfg.Seed = 700*time.Millisecond, seed
+		cfg.Duration, cfg.Seed = time.Second, seed
 		rep, err := Run(cfg, nil)
 		if err != nil {
 			t.Fatal(err)

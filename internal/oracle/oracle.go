@@ -30,6 +30,17 @@ type Result struct {
 	ResetAfter time.Duration
 }
 
+// FullAt reports whether the bucket, left alone, is full at t (not before
+// the last Take).
+func (b *Bucket) FullAt(t time.Duration) bool {
+	if b.tokens.Cmp(b.burst) >= 0 {
+		return true
+	}
+	dt := new(big.Rat).SetInt64(int64(t - b.last))
+	dt.Mul(dt, b.rate)
+	return dt.Add(dt, b.tokens).Cmp(b.burst) >= 0
+}
+
 // Take refills to now, then takes cost tokens if they are there.
 func (b *Bucket) Take(now time.Duration, cost int64) Result {
 	if now > b.last {
