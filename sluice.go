@@ -190,7 +190,10 @@ func (l *Limiter) AllowN(key string, n int) (Decision, error) {
 
 // AllowAt is AllowN at an explicit time now, a reading of the limiter's
 // clock (see Now). A now earlier than one the key has already seen makes the
-// decision stricter, never looser.
+// decision stricter, never looser, with one exception: the sweeper evicts a
+// bucket when it is full at the sweeper's own clock reading, so a request
+// whose now is older than that reading meets a new, full bucket, as if its
+// now were the sweeper's.
 func (l *Limiter) AllowAt(key string, n int, now time.Duration) (Decision, error) {
 	if n < 1 {
 		return Decision{Status: atomicbucket.Invalid}, costError(n)
