@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -131,7 +130,7 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := config{ttl: DefaultIdleTTL, stripes: defaultStripes()}
+	cfg := config{ttl: DefaultIdleTTL, stripes: stripes.Default()}
 	for _, o := range opts {
 		if o == nil {
 			return nil, fmt.Errorf("%w: nil option", ErrInvalid)
@@ -150,14 +149,6 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 	l := &Limiter{limit: limit, clock: cfg.clock, table: table, maxKeys: cfg.maxKeys}
 	l.sweeper = sweeper.Start(table, &l.limit, cfg.clock, cfg.ttl)
 	return l, nil
-}
-
-func defaultStripes() int {
-	n := 16
-	for n < 4*runtime.GOMAXPROCS(0) && n < stripes.MaxStripes {
-		n <<= 1
-	}
-	return n
 }
 
 // Allow reports whether one token may be taken for key now, and takes it.

@@ -9,6 +9,7 @@ package stripes
 
 import (
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"unsafe"
 
@@ -85,6 +86,17 @@ func rehash(k Key, seed uint64) uint64 {
 func (t *Table[V]) Of(key string) (*Stripe[V], Key) {
 	h := xxhash.Sum64String(key)
 	return &t.stripes[h&t.mask], Key{Hash: h, S: key}
+}
+
+// Default is the stripe count a limiter uses unless told otherwise: the
+// smallest power of two at least 4·GOMAXPROCS, and at least 16, so that
+// goroutines on different cores rarely meet on one stripe's counters.
+func Default() int {
+	n := 16
+	for n < 4*runtime.GOMAXPROCS(0) && n < MaxStripes {
+		n <<= 1
+	}
+	return n
 }
 
 // Len returns the number of stripes.

@@ -1,0 +1,315 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Scenarios. Every one runs serial (one goroutine) and parallel
+// (RunParallel, GOMAXPROCS goroutines), with names benchstat can group:
+// BenchmarkLimiters/scenario=keys-1M/impl=sluice/mode=parallel.
+const (
+	hotAllow = "hot-allow" // one key, always admitted
+	hotDeny  = "hot-deny"  // one key, always denied
+	keys1k   = "keys-1k"   // 1,000 keys, uniform
+	keys1M   = "keys-1M"   // 1,000,000 keys, uniform, all present before timing
+	zipf1M   = "zipf-1M"   // 1,000,000 keys drawn from Zipf(1.1): a few hot, a long tail
+	newKey   = "new-key"   // every request a key never seen
+)
+
+var scenarios = []string{hotAllow, hotDeny, keys1k, keys1M, zipf1M, newKey}
+
+// keyName is a 16-byte key, so that the allocator's size class is the key.
+func keyName(i int) string { return fmt.Sprintf("user:%011d", i) }
+
+// fits reports whether impl is measured in scenario, and why not.
+func fits(im Impl, scenario string) (bool, string) {
+	switch {
+	case !im.PerKey && scenario != hotAllow && scenario != hotDeny:
+		return false, "a single limiter has no keys"
+	case !im.Deny && scenario != hotAllow:
+		return false, "it paces (sleeps) instead of denying"
+	}
+	return true, ""
+}
+
+// prepared is a limiter set up for one scenario, checked, and the keys a
+// benchmark loop draws from.
+type prepared struct {
+	l     Limiter
+	close func()
+	keys  []string
+	order []uint32 // indices into keys, the sequence the loop walks
+}
+
+// cache keeps the last prepared limiter: go test calls a benchmark function
+// several times while it finds b.N, and a 1M-key setup is seconds.
+var cache struct {
+	name string
+	p    *prepared
+}
+
+func prepare(b *testing.B, im Impl, scenario string) *prepared {
+	name := im.Name + "/" + scenario
+	if cache.name == name {
+		return cache.p
+	}
+	if cache.p != nil {
+		cache.p.close()
+		cache.p, cache.name = nil, ""
+		runtime.GC()
+	}
+	cfg := Admitting
+	if scenario == hotDeny {
+		cfg = Denying
+	}
+	l, closeFn, err := im.New(cfg)
+	if err != nil {
+		b.Fatalf("%s: %v", im.Name, err)
+	}
+	p := &prepared{l: l, close: closeFn}
+	n := map[string]int{hotAllow: 1, hotDeny: 1, keys1k: 1000, keys1M: 1_000_000, zipf1M: 1_000_000}[scenario]
+	for i := 0; i < n; i++ {
+		p.keys = append(p.keys, keyName(i))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	p.order = make([]uint32, 1<<20)
+	switch scenario {
+	case zipf1M:
+		z := rand.NewZipf(rng, 1.1, 1, uint64(n-1))
+		for i := range p.order {
+			p.order[i] = uint32(z.Uint64())
+		}
+	case newKey:
+		p.order = nil
+	default:
+		for i := range p.order {
+			p.order[i] = uint32(rng.IntN(n))
+		}
+	}
+	if err := verify(im, scenario, p); err != nil {
+		p.close()
+		b.Fatalf("%s in %s does not behave as configured: %v", im.Name, scenario, err)
+	}
+	// Keys present before timing (the new-key scenario times their creation).
+	for _, k := range p.keys {
+		l.Allow(k)
+	}
+	cache.name, cache.p = name, p
+	return p
+}
+
+// verify holds the implementation to its configuration before anything is
+// timed: a broken setup must fail loudly, not report a fast number.
+func verify(im Impl, scenario string, p *prepared) error {
+	if im.Floor {
+		return nil // a reference, not a limiter
+	}
+	switch scenario {
+	case hotDeny:
+		p.l.Allow(p.keys[0]) // the one token
+		for i := 0; i < 100; i++ {
+			if p.l.Allow(p.keys[0]) {
+				return fmt.Errorf("the denying setup admitted request %d after the burst", i+1)
+			}
+		}
+		return nil
+	case newKey:
+		return nil // distinct keys are checked by keys-1k with the same code
+	}
+	for i := 0; i < 1000; i++ {
+		if !p.l.Allow(p.keys[i%len(p.keys)]) {
+			return fmt.Errorf("the admitting setup denied request %d", i+1)
+		}
+	}
+	if !im.PerKey || len(p.keys) < 2 {
+		return nil
+	}
+	// The keys are really distinct limiters: with one token an hour per
+	// key, 1,000 distinct keys admit exactly 1,000 requests in two passes.
+	d, closeFn, err := im.New(Denying)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	admitted := 0
+	for pass := 0; pass < 2; pass++ {
+		for i := 0; i < 1000; i++ {
+			if d.Allow(keyName(i)) {
+				admitted++
+			}
+		}
+	}
+	if admitted != 1000 {
+		return fmt.Errorf("1,000 keys at one token each admitted %d", admitted)
+	}
+	return nil
+}
+
+func BenchmarkLimiters(b *testing.B) {
+	for _, sc := range scenarios {
+		for _, im := range Impls {
+			if ok, _ := fits(im, sc); !ok {
+				continue
+			}
+			for _, mode := range []string{"serial", "parallel"} {
+				b.Run(fmt.Sprintf("scenario=%s/impl=%s/mode=%s", sc, im.Name, mode), func(b *testing.B) {
+					p := prepare(b, im, sc)
+					b.ReportAllocs()
+					start := time.Now()
+					if mode == "serial" {
+						loopSerial(b, p, sc)
+					} else {
+						loopParallel(b, p, sc)
+					}
+					b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "ops/s")
+				})
+			}
+		}
+	}
+}
+
+// newKeys is a shared supply of never-seen key names, made outside the
+// timer: a counter picks the next one.
+var (
+	newKeys   []string
+	newKeyPos atomic.Int64
+)
+
+func takeNewKeys(b *testing.B) {
+	b.StopTimer()
+	if len(newKeys) < b.N {
+		newKeys = make([]string, b.N)
+		for i := range newKeys {
+			newKeys[i] = fmt.Sprintf("new:%012d", i)
+		}
+	}
+	newKeyPos.Store(0)
+	cache.name = "" // the limiter now holds these keys: the next run needs a fresh one
+	b.StartTimer()
+}
+
+func loopSerial(b *testing.B, p *prepared, sc string) {
+	if sc == newKey {
+		takeNewKeys(b)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			p.l.Allow(newKeys[i])
+		}
+		return
+	}
+	keys, order, mask := p.keys, p.order, len(p.order)-1
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p.l.Allow(keys[order[i&mask]])
+	}
+}
+
+func loopParallel(b *testing.B, p *prepared, sc string) {
+	if sc == newKey {
+		takeNewKeys(b)
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				p.l.Allow(newKeys[newKeyPos.Add(1)-1])
+			}
+		})
+		return
+	}
+	var seed atomic.Uint32
+	keys, order, mask := p.keys, p.order, len(p.order)-1
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		// Each goroutine walks the sequence from its own offset.
+		i := int(seed.Add(1)) * 7919 * 131
+		for pb.Next() {
+			p.l.Allow(keys[order[i&mask]])
+			i++
+		}
+	})
+}
+
+// BenchmarkMemory reports the heap each per-key implementation holds for
+// 1M keys, per key, after a GC. The key names are made and kept before the
+// first reading; a copy an implementation makes of a key's bytes (sluice
+// does, so as never to pin a request buffer) is subtracted: 16 bytes here.
+func BenchmarkMemory(b *testing.B) {
+	const n = 1_000_000
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = keyName(i)
+	}
+	for _, im := range Impls {
+		if !im.PerKey {
+			continue
+		}
+		b.Run(fmt.Sprintf("scenario=heap-1M/impl=%s", im.Name), func(b *testing.B) {
+			if cache.p != nil {
+				cache.p.close()
+				cache.p, cache.name = nil, ""
+			}
+			var perKey float64
+			for i := 0; i < b.N; i++ {
+				before := heap()
+				l, closeFn, err := im.New(Admitting)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, k := range keys {
+					if !l.Allow(k) {
+						b.Fatalf("%s denied a new key", im.Name)
+					}
+				}
+				after := heap()
+				perKey = float64(after-before) / n
+				if im.CopiesKey {
+					perKey -= float64(len(keys[0]))
+				}
+				runtime.KeepAlive(l)
+				closeFn()
+			}
+			b.ReportMetric(perKey, "B/key")
+			runtime.KeepAlive(keys)
+		})
+	}
+}
+
+func heap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// TestImpls runs every implementation's behaviour checks, so that go test
+// alone shows a broken setup.
+func TestImpls(t *testing.T) {
+	for _, im := range Impls {
+		for _, sc := range []string{hotAllow, hotDeny, keys1k} {
+			if ok, _ := fits(im, sc); !ok {
+				continue
+			}
+			cfg := Admitting
+			if sc == hotDeny {
+				cfg = Denying
+			}
+			l, closeFn, err := im.New(cfg)
+			if err != nil {
+				t.Fatalf("%s: %v", im.Name, err)
+			}
+			p := &prepared{l: l, close: closeFn}
+			for i := 0; i < map[string]int{hotAllow: 1, hotDeny: 1, keys1k: 1000}[sc]; i++ {
+				p.keys = append(p.keys, keyName(i))
+			}
+			if err := verify(im, sc, p); err != nil {
+				t.Errorf("%s in %s: %v", im.Name, sc, err)
+			}
+			closeFn()
+		}
+	}
+}

@@ -1,0 +1,278 @@
+// Package bench measures sluice beside its own mutex baseline, a floor
+// reference, and the Go rate limiters people use, through one small
+// interface, in one run. The benchmarks are in bench_test.go; the report
+// (table and SVG chart) is cmd/report.
+package bench
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	juju "github.com/juju/ratelimit"
+	"github.com/puzpuzpuz/xsync/v3"
+	golimiter "github.com/sethvargo/go-limiter"
+	"github.com/sethvargo/go-limiter/memorystore"
+	"github.com/throttled/throttled/v2"
+	"github.com/throttled/throttled/v2/store/memstore"
+	ulule "github.com/ulule/limiter/v3"
+	ulmemory "github.com/ulule/limiter/v3/drivers/store/memory"
+	uber "go.uber.org/ratelimit"
+	"golang.org/x/time/rate"
+
+	"github.com/seed997/sluice"
+	"github.com/seed997/sluice/atomicbucket"
+	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/stripes"
+)
+
+// Limiter is what every implementation is measured through: one decision
+// for one key, cost 1.
+type Limiter interface {
+	Allow(key string) bool
+}
+
+// Config is a limit: N per Per, bursts of Burst.
+type Config struct {
+	N     int
+	Per   time.Duration
+	Burst int
+}
+
+var (
+	// Admitting never runs out during a benchmark: 10^9 a second, bursts of 10^9.
+	Admitting = Config{N: 1e9, Per: time.Second, Burst: 1e9}
+	// Denying is one token an hour: after the first request a key is denied.
+	Denying = Config{N: 1, Per: time.Hour, Burst: 1}
+)
+
+// Impl is one implementation under test.
+type Impl struct {
+	Name string
+	// PerKey: keys are independent limiters. A single limiter ignores the
+	// key and is measured only on one hot key.
+	PerKey bool
+	// Floor: a reference, not a limiter; it admits everything and is not
+	// held to the behaviour checks.
+	Floor bool
+	// Deny: the implementation can deny without blocking (uber's limiter
+	// only paces: it sleeps instead of denying).
+	Deny bool
+	// CopiesKey: it stores its own copy of the key's bytes (excluded from
+	// heap per key).
+	CopiesKey bool
+	New       func(Config) (Limiter, func(), error)
+}
+
+// Impls is every implementation, sluice first.
+var Impls = []Impl{
+	{Name: "sluice", PerKey: true, Deny: true, CopiesKey: true, New: newSluice(nil)},
+	{Name: "sluice-coarse", PerKey: true, Deny: true, CopiesKey: true, New: newSluice(func() (clock.Clock, func()) {
+		c := clock.NewCoarse(100 * time.Microsecond)
+		return c, c.Stop
+	})},
+	{Name: "sluice-mutex", PerKey: true, Deny: true, CopiesKey: true, New: newMutex},
+	{Name: "floor", PerKey: true, Floor: true, New: newFloor},
+	{Name: "x-time-rate", PerKey: true, Deny: true, New: newXRate},
+	{Name: "go-limiter", PerKey: true, Deny: true, New: newGoLimiter},
+	{Name: "throttled", PerKey: true, Deny: true, New: newThrottled},
+	{Name: "ulule", PerKey: true, Deny: true, New: newUlule},
+	{Name: "x-time-rate-single", Deny: true, New: newXRateSingle},
+	{Name: "juju", Deny: true, New: newJuju},
+	{Name: "uber", New: newUber},
+}
+
+// Lookup returns the implementation called name.
+func Lookup(name string) (Impl, bool) {
+	for _, im := range Impls {
+		if im.Name == name {
+			return im, true
+		}
+	}
+	return Impl{}, false
+}
+
+type sluiceLimiter struct{ *sluice.Limiter }
+
+func newSluice(mk func() (clock.Clock, func())) func(Config) (Limiter, func(), error) {
+	return func(c Config) (Limiter, func(), error) {
+		var opts []sluice.Option
+		stop := func() {}
+		if mk != nil {
+			clk, s := mk()
+			opts, stop = append(opts, sluice.WithClock(clk)), s
+		}
+		l, err := sluice.New(sluice.Per(c.N, c.Per), c.Burst, opts...)
+		if err != nil {
+			stop()
+			return nil, nil, err
+		}
+		return l, func() { l.Close(); stop() }, nil
+	}
+}
+
+// mutexLimiter is sluice with a mutex per bucket: the same stripes, the
+// same maps, the same hot path as sluice.Limiter.Allow, with
+// atomicbucket.MutexBucket (the engine's own baseline) in place of the CAS
+// bucket. Eviction is left out: no benchmark runs long enough for it.
+type mutexLimiter struct {
+	limit atomicbucket.Limit
+	clock clock.Clock
+	table *stripes.Table[*atomicbucket.MutexBucket]
+}
+
+func newMutex(c Config) (Limiter, func(), error) {
+	lim, err := atomicbucket.NewLimit(int64(c.N), c.Per, int64(c.Burst))
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := stripes.New[*atomicbucket.MutexBucket](stripes.Default())
+	if err != nil {
+		return nil, nil, err
+	}
+	return &mutexLimiter{limit: lim, clock: clock.NewMono(), table: t}, func() {}, nil
+}
+
+func (m *mutexLimiter) Allow(key string) bool {
+	st, k := m.table.Of(key)
+	b, ok := st.Map.Load(k)
+	if !ok {
+		k.S = strings.Clone(k.S)
+		b, _ = st.Map.LoadOrCompute(k, func() *atomicbucket.MutexBucket {
+			return atomicbucket.NewMutexBucket(&m.limit, m.clock.Now())
+		})
+	}
+	if b.Allow(&m.limit, m.clock, 1) == atomicbucket.Allowed {
+		st.Allowed.Add(1)
+		return true
+	}
+	st.Denied.Add(1)
+	return false
+}
+
+// floor is the least a per-key lock-free limiter can do: one map load, one
+// clock reading, one CAS. It decides nothing.
+type floor struct {
+	m     *xsync.MapOf[string, *atomic.Uint64]
+	clock clock.Clock
+}
+
+func newFloor(Config) (Limiter, func(), error) {
+	return &floor{m: xsync.NewMapOf[string, *atomic.Uint64](), clock: clock.NewMono()}, func() {}, nil
+}
+
+func (f *floor) Allow(key string) bool {
+	s, ok := f.m.Load(key)
+	if !ok {
+		s, _ = f.m.LoadOrCompute(strings.Clone(key), func() *atomic.Uint64 { return new(atomic.Uint64) })
+	}
+	now := uint64(f.clock.Now())
+	old := s.Load()
+	return s.CompareAndSwap(old, max(old, now)+1)
+}
+
+// xrate is golang.org/x/time/rate with a limiter per key in a sync.Map, the
+// way its documentation and most services use it.
+type xrate struct {
+	m     sync.Map
+	limit rate.Limit
+	burst int
+}
+
+func perSecond(c Config) float64 { return float64(c.N) / c.Per.Seconds() }
+
+func newXRate(c Config) (Limiter, func(), error) {
+	return &xrate{limit: rate.Limit(perSecond(c)), burst: c.Burst}, func() {}, nil
+}
+
+func (x *xrate) Allow(key string) bool {
+	l, ok := x.m.Load(key)
+	if !ok {
+		l, _ = x.m.LoadOrStore(key, rate.NewLimiter(x.limit, x.burst))
+	}
+	return l.(*rate.Limiter).Allow()
+}
+
+type xrateSingle struct{ l *rate.Limiter }
+
+func newXRateSingle(c Config) (Limiter, func(), error) {
+	return xrateSingle{rate.NewLimiter(rate.Limit(perSecond(c)), c.Burst)}, func() {}, nil
+}
+
+func (x xrateSingle) Allow(string) bool { return x.l.Allow() }
+
+// goLimiter is sethvargo/go-limiter's memorystore. It has no burst apart
+// from the rate: N tokens per interval.
+type goLimiter struct{ s golimiter.Store }
+
+func newGoLimiter(c Config) (Limiter, func(), error) {
+	s, err := memorystore.New(&memorystore.Config{Tokens: uint64(c.N), Interval: c.Per})
+	if err != nil {
+		return nil, nil, err
+	}
+	return goLimiter{s}, func() { _ = s.Close(context.Background()) }, nil
+}
+
+func (g goLimiter) Allow(key string) bool {
+	_, _, _, ok, err := g.s.Take(context.Background(), key)
+	return ok && err == nil
+}
+
+// throttledGCRA is throttled/v2's GCRA over its memory store (no key cap).
+type throttledGCRA struct{ l *throttled.GCRARateLimiterCtx }
+
+func newThrottled(c Config) (Limiter, func(), error) {
+	st, err := memstore.NewCtx(0)
+	if err != nil {
+		return nil, nil, err
+	}
+	// throttled's rate is a whole period per request: Per/N, at least 1ns.
+	q := throttled.RateQuota{MaxRate: throttled.PerDuration(c.N, c.Per), MaxBurst: c.Burst - 1}
+	l, err := throttled.NewGCRARateLimiterCtx(st, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	return throttledGCRA{l}, func() {}, nil
+}
+
+func (t throttledGCRA) Allow(key string) bool {
+	limited, _, err := t.l.RateLimitCtx(context.Background(), key, 1)
+	return err == nil && !limited
+}
+
+// ululeLimiter is ulule/limiter/v3 over its memory store: a fixed window
+// of N per Per (no burst apart from the rate).
+type ululeLimiter struct{ l *ulule.Limiter }
+
+func newUlule(c Config) (Limiter, func(), error) {
+	return ululeLimiter{ulule.New(ulmemory.NewStore(), ulule.Rate{Period: c.Per, Limit: int64(c.N)})}, func() {}, nil
+}
+
+func (u ululeLimiter) Allow(key string) bool {
+	ctx, err := u.l.Get(context.Background(), key)
+	return err == nil && !ctx.Reached
+}
+
+type jujuBucket struct{ b *juju.Bucket }
+
+func newJuju(c Config) (Limiter, func(), error) {
+	return jujuBucket{juju.NewBucketWithRate(perSecond(c), int64(c.Burst))}, func() {}, nil
+}
+
+func (j jujuBucket) Allow(string) bool { return j.b.TakeAvailable(1) == 1 }
+
+// uberPacer is go.uber.org/ratelimit: a pacer whose Take sleeps until the
+// next slot instead of denying. It fits only the admitting hot key.
+type uberPacer struct{ l uber.Limiter }
+
+func newUber(c Config) (Limiter, func(), error) {
+	if c.N < 1e6 {
+		return nil, nil, errors.New("uber's limiter paces (it sleeps, never denies); measured only admitting")
+	}
+	return uberPacer{uber.New(int(perSecond(c)), uber.WithSlack(c.Burst))}, func() {}, nil
+}
+
+func (u uberPacer) Allow(string) bool { u.l.Take(); return true }
