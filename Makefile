@@ -1,13 +1,15 @@
 # sluice: every target works from a fresh clone (Go fetches the modules).
 GO        ?= go
 FUZZTIME  ?= 30s
-BENCHTIME ?= 1s
-COUNT     ?= 6
+BENCHTIME ?= 200ms
+COUNT     ?= 3
+CPUS      ?= 1,2
+BENCH_CPU ?=
 OUT       ?= out
 
 STRESSTIME ?= 10m
 
-.PHONY: test vet unit race stress-short mutants stress fuzz cover bench clean
+.PHONY: test vet unit race stress-short mutants stress fuzz cover bench bench-full benchstat profile bench-engine clean FORCE
 
 # test: vet, the engine's suite (allocation counts need a non-race run),
 # the engine's suite under the race detector, the stress harness in its
@@ -15,10 +17,10 @@ STRESSTIME ?= 10m
 test: vet unit race stress-short mutants
 
 vet:
-	$(GO) vet ./... ./stress/...
+	$(GO) vet ./... ./stress/... ./bench/...
 
 unit:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 ./... ./bench/...
 
 race:
 	$(GO) test -race -count=1 ./...
@@ -53,13 +55,55 @@ cover:
 	$(GO) test -count=1 -coverprofile=$(OUT)/coverage.out ./...
 	$(GO) tool cover -func=$(OUT)/coverage.out | tail -1
 
-# bench: the engine's own benchmarks (hot key beside the map+clock+CAS
-# floor, CAS beside the mutex baseline, 1k/1M keys, heap per key), raw
-# output in $(OUT)/bench.txt. The comparison with other Go limiters is the
-# benchmark-suite issue's.
-bench:
+# bench: the main job. The suite in bench/ (sluice, its mutex twin, the
+# floor and the peers, six scenarios, serial and parallel, heap per key),
+# quick mode (a few minutes on 2 cores; each line is printed as it lands),
+# then the table and the chart: out/bench.txt, out/bench.svg.
+BENCH_BIN = $(OUT)/bench.test
+
+$(BENCH_BIN): FORCE
 	@mkdir -p $(OUT)
-	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -count $(COUNT) . ./atomicbucket | tee $(OUT)/bench.txt
+	$(GO) test -c -o $(BENCH_BIN) ./bench
+
+bench: $(BENCH_BIN)
+	$(BENCH_BIN) -test.run '^$$' -test.bench Limiters -test.benchtime $(BENCHTIME) -test.count $(COUNT) $(BENCH_CPU) -test.timeout 3h | tee $(OUT)/bench.txt
+	$(BENCH_BIN) -test.run '^$$' -test.bench Memory -test.benchtime 1x -test.count 1 | tee -a $(OUT)/bench.txt
+	$(GO) run ./bench/cmd/report -svg $(OUT)/bench.svg $(OUT)/bench.txt
+
+# bench-full: more counts, longer runs, and GOMAXPROCS 1 and 2 (CPUS).
+bench-full:
+	$(MAKE) bench BENCHTIME=500ms COUNT=6 BENCH_CPU='-test.cpu $(CPUS)'
+
+# benchstat: the CAS engine beside its mutex twin, ten counts each,
+# compared by benchstat (pinned as a tool of the bench module).
+benchstat: $(BENCH_BIN)
+	$(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters/scenario=(hot-allow|hot-deny|keys-1k|keys-1M)/impl=sluice(-mutex)?$$/' \
+	  -test.benchtime 300ms -test.count 10 | tee $(OUT)/benchstat.txt
+	cd bench && $(GO) tool benchstat -col /impl ../$(OUT)/benchstat.txt | tee ../$(OUT)/benchstat-cmp.txt
+
+# profile: CPU, mutex and block profiles of one hot key under RunParallel,
+# for the CAS engine and its mutex twin, each with a pprof -top summary.
+profile: $(BENCH_BIN)
+	@mkdir -p $(OUT)/profile
+	for impl in sluice sluice-mutex; do \
+	  $(BENCH_BIN) -test.run '^$$' -test.bench "Limiters/scenario=hot-allow/impl=$$impl\$$/mode=parallel" \
+	    -test.benchtime 3s -test.cpuprofile $(OUT)/profile/$$impl.cpu.pprof \
+	    -test.mutexprofile $(OUT)/profile/$$impl.mutex.pprof -test.blockprofile $(OUT)/profile/$$impl.block.pprof \
+	    | grep Benchmark; \
+	  for kind in cpu mutex block; do \
+	    $(GO) tool pprof -top -nodecount 25 $(BENCH_BIN) $(OUT)/profile/$$impl.$$kind.pprof \
+	      > $(OUT)/profile/$$impl.$$kind.txt 2>&1; \
+	  done; \
+	done
+	@echo "summaries: $(OUT)/profile/*.txt"
+
+# bench-engine: the engine's own micro-benchmarks (hot key beside the
+# floor, CAS beside the mutex bucket, heap per key) in the root module.
+bench-engine:
+	@mkdir -p $(OUT)
+	$(GO) test -run '^$$' -bench . -benchtime 1s -count 6 . ./atomicbucket | tee $(OUT)/bench-engine.txt
+
+FORCE:
 
 clean:
 	rm -rf $(OUT)

@@ -15,7 +15,7 @@ type Bucket struct{ state atomic.Uint64 }
 // NewBucket returns a full bucket at time now.
 func NewBucket(l *Limit, now time.Duration) *Bucket {
 	b := &Bucket{}
-	b.state.Store(l.vnow(now))
+	b.state.Store(l.fresh(now))
 	return b
 }
 

@@ -278,6 +278,31 @@ func TestMonotone(t *testing.T) {
 	}
 }
 
+// A new bucket is full at any time, not only from its creator's time on: a
+// request with an older time (it read the clock before the creator did)
+// gets what it would have got had it come first. Otherwise no sequential
+// order explains the two decisions (the stress harness's porcupine check
+// found the history).
+func TestFreshFullAtEarlierTimes(t *testing.T) {
+	for _, im := range impls {
+		l := mustLimit(t, 7, time.Second, 5)
+		late := im.make(l, 5*time.Second)
+		early := im.make(l, 3*time.Second)
+		got, want := late.TakeAt(l, 3*time.Second, 2), early.TakeAt(l, 3*time.Second, 2)
+		if got != want {
+			t.Fatalf("%s: a bucket made at 5s decides %+v at 3s; one made at 3s, %+v", im.name, got, want)
+		}
+		// And the creator, coming second, sees the token taken at 3s as
+		// refilling from 3s: 2 tokens taken, 2/7s refilled by 5s... still
+		// exact, and the same as the order early-then-late on one bucket.
+		a := late.TakeAt(l, 5*time.Second, 1)
+		b := early.TakeAt(l, 5*time.Second, 1)
+		if a != b {
+			t.Fatalf("%s: then at 5s: %+v vs %+v", im.name, a, b)
+		}
+	}
+}
+
 // TestLimits forces the arithmetic to its edges: the largest unit and
 // tolerance, clock readings at both ends of int64, and keys idle for up to
 // the horizon.

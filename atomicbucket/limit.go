@@ -44,6 +44,7 @@ const (
 	tombstone uint64 = 1 << 63
 	tatMask   uint64 = tombstone - 1 // TAT lives in the low 63 bits, modulo 2^63
 	half      int64  = 1 << 62       // offsets are signed 63-bit: [-2^62, 2^62)
+	quarter   uint64 = 1 << 60       // how far back a new bucket's TAT is set
 
 	// MaxUnit is the largest reduced rate numerator n' = n/gcd(n, d): the
 	// time unit is 1/n' ns and the horizon 2^62/n' ns, which this keeps
@@ -113,6 +114,15 @@ func (l *Limit) Horizon() time.Duration { return time.Duration(half / int64(l.un
 // vnow converts a clock reading to units modulo 2^63. The multiplication may
 // wrap: only differences of these values are read, and they survive it.
 func (l *Limit) vnow(now time.Duration) uint64 { return uint64(now) * l.unit & tatMask }
+
+// fresh is the state of a bucket made at now: full, and full at any earlier
+// time too (its TAT a quarter of the horizon back). A request whose now is
+// older than its creator's (it read the clock first, or passed an older
+// time to AllowAt) then meets a full bucket, as it would had it come first;
+// a bucket full only from now on would charge it for the gap, a history no
+// sequential order of the requests explains. The stress harness's
+// linearizability check found this.
+func (l *Limit) fresh(now time.Duration) uint64 { return (l.vnow(now) - quarter) & tatMask }
 
 // offset returns TAT − now in units as a signed 63-bit number.
 func offset(state, vnow uint64) int64 {

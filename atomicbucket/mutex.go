@@ -17,7 +17,7 @@ type MutexBucket struct {
 
 // NewMutexBucket returns a full bucket at time now.
 func NewMutexBucket(l *Limit, now time.Duration) *MutexBucket {
-	return &MutexBucket{state: l.vnow(now)}
+	return &MutexBucket{state: l.fresh(now)}
 }
 
 // Dead is Bucket.Dead.

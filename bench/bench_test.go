@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,7 +32,9 @@ func fits(im Impl, scenario string) (bool, string) {
 	switch {
 	case !im.PerKey && scenario != hotAllow && scenario != hotDeny:
 		return false, "a single limiter has no keys"
-	case !im.Deny && scenario != hotAllow:
+	case im.Floor && scenario == hotDeny:
+		return false, "the floor decides nothing, so it cannot deny"
+	case !im.Deny && !im.Floor && scenario != hotAllow:
 		return false, "it paces (sleeps) instead of denying"
 	}
 	return true, ""
@@ -40,10 +43,11 @@ func fits(im Impl, scenario string) (bool, string) {
 // prepared is a limiter set up for one scenario, checked, and the keys a
 // benchmark loop draws from.
 type prepared struct {
-	l     Limiter
-	close func()
-	keys  []string
-	order []uint32 // indices into keys, the sequence the loop walks
+	l      Limiter
+	close  func()
+	keys   []string // the names the limiter was filled with
+	lookup []string // equal names in other memory, what the loop asks for
+	order  []uint32 // indices into lookup, the sequence the loop walks
 }
 
 // cache keeps the last prepared limiter: go test calls a benchmark function
@@ -98,6 +102,13 @@ func prepare(b *testing.B, im Impl, scenario string) *prepared {
 	// Keys present before timing (the new-key scenario times their creation).
 	for _, k := range p.keys {
 		l.Allow(k)
+	}
+	// A request's key is a new string each time, never the very string the
+	// limiter stored: looking up the stored string itself would let a
+	// limiter that keeps the caller's string skip reading its bytes.
+	p.lookup = make([]string, len(p.keys))
+	for i, k := range p.keys {
+		p.lookup[i] = strings.Clone(k)
 	}
 	cache.name, cache.p = name, p
 	return p
@@ -202,7 +213,7 @@ func loopSerial(b *testing.B, p *prepared, sc string) {
 		}
 		return
 	}
-	keys, order, mask := p.keys, p.order, len(p.order)-1
+	keys, order, mask := p.lookup, p.order, len(p.order)-1
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p.l.Allow(keys[order[i&mask]])
@@ -221,7 +232,7 @@ func loopParallel(b *testing.B, p *prepared, sc string) {
 		return
 	}
 	var seed atomic.Uint32
-	keys, order, mask := p.keys, p.order, len(p.order)-1
+	keys, order, mask := p.lookup, p.order, len(p.order)-1
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		// Each goroutine walks the sequence from its own offset.
@@ -311,5 +322,33 @@ func TestImpls(t *testing.T) {
 			}
 			closeFn()
 		}
+	}
+}
+
+// alwaysAdmit is a broken limiter: it never denies.
+type alwaysAdmit struct{}
+
+func (alwaysAdmit) Allow(string) bool { return true }
+
+// oneKey is a broken per-key limiter: every key shares one bucket.
+type oneKey struct{ n int }
+
+func (o *oneKey) Allow(string) bool { o.n++; return o.n <= 1 }
+
+// The behaviour checks fail loudly on broken setups.
+func TestVerifyCatchesBrokenSetups(t *testing.T) {
+	broken := Impl{Name: "broken", PerKey: true, Deny: true,
+		New: func(Config) (Limiter, func(), error) { return alwaysAdmit{}, func() {}, nil }}
+	if err := verify(broken, hotDeny, &prepared{l: alwaysAdmit{}, keys: []string{"k"}}); err == nil {
+		t.Error("a limiter that never denies passed the denying check")
+	}
+	shared := Impl{Name: "shared", PerKey: true, Deny: true,
+		New: func(Config) (Limiter, func(), error) { return &oneKey{}, func() {}, nil }}
+	keys := make([]string, 1000)
+	for i := range keys {
+		keys[i] = keyName(i)
+	}
+	if err := verify(shared, keys1k, &prepared{l: alwaysAdmit{}, keys: keys}); err == nil {
+		t.Error("a limiter whose keys share one bucket passed the distinct-keys check")
 	}
 }

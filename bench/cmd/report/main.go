@@ -1,0 +1,291 @@
+// Command report reads `go test -bench` output of the bench package and
+// prints, per scenario, each implementation's median ns/op (serial and
+// parallel), allocs/op, heap per key, and its ratio to sluice; with -svg it
+// also draws the table as a bar chart.
+//
+//	go run ./bench/cmd/report -svg out/bench.svg out/bench.txt
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// key names one benchmark: its scenario, implementation and mode.
+type key struct{ scenario, impl, mode string }
+
+// The GOMAXPROCS suffix is "-digits"; implementation names never have a
+// part that starts with a digit.
+var line = regexp.MustCompile(`^Benchmark\w+/scenario=([\w.-]+)/impl=([A-Za-z][\w.]*(?:-[A-Za-z][\w.]*)*)(?:/mode=([A-Za-z]+))?(?:-(\d+))?\s+\d+\s+(.*)$`)
+
+// parse collects every value of every metric, per benchmark and GOMAXPROCS.
+func parse(r io.Reader) (map[key]map[string][]float64, []string, error) {
+	data := map[key]map[string][]float64{}
+	var procs []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		m := line.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		k := key{m[1], m[2], m[3]}
+		if m[4] != "" && !slices.Contains(procs, m[4]) {
+			procs = append(procs, m[4])
+		}
+		if m[4] != "" && k.mode != "" {
+			k.mode += "-" + m[4]
+		}
+		f := strings.Fields(m[5])
+		if len(f)%2 != 0 {
+			return nil, nil, fmt.Errorf("line %d: metrics are not value-unit pairs: %q", n, m[5])
+		}
+		if data[k] == nil {
+			data[k] = map[string][]float64{}
+		}
+		for i := 0; i < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				return nil, nil, fmt.Errorf("line %d: %q: %v", n, f[i], err)
+			}
+			data[k][f[i+1]] = append(data[k][f[i+1]], v)
+		}
+	}
+	return data, procs, sc.Err()
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+type row struct {
+	impl           string
+	serial, par    float64 // ns/op medians
+	allocs, perKey float64
+	ratioS, ratioP float64 // peer / sluice
+	counts         int
+}
+
+// table builds the rows of one scenario, in the order implementations
+// first appear in the input.
+func table(data map[key]map[string][]float64, scenario, par string, order []string) []row {
+	get := func(impl, mode, unit string) float64 {
+		return median(data[key{scenario, impl, mode}][unit])
+	}
+	base := map[string]float64{"serial": get("sluice", "serial", "ns/op"), par: get("sluice", par, "ns/op")}
+	var rows []row
+	for _, impl := range order {
+		_, s := data[key{scenario, impl, "serial"}]
+		_, h := data[key{scenario, impl, ""}]
+		if !s && !h {
+			continue
+		}
+		r := row{impl: impl, serial: get(impl, "serial", "ns/op"), par: get(impl, par, "ns/op"),
+			allocs: get(impl, "serial", "allocs/op"), perKey: get(impl, "", "B/key"),
+			counts: len(data[key{scenario, impl, "serial"}]["ns/op"])}
+		r.ratioS, r.ratioP = r.serial/base["serial"], r.par/base[par]
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func num(v float64, prec int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "–"
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
+}
+
+func main() {
+	svg := flag.String("svg", "", "write a bar chart here")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: report [-svg FILE] BENCH_OUTPUT")
+		os.Exit(2)
+	}
+	f, err := os.Open(flag.Arg(0))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "report:", err)
+		os.Exit(1)
+	}
+	defer f.Close()
+	data, procs, err := parse(f)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "report:", err)
+		os.Exit(1)
+	}
+	if len(data) == 0 {
+		fmt.Fprintln(os.Stderr, "report: no bench results in", flag.Arg(0))
+		os.Exit(1)
+	}
+	var scenarios, impls []string
+	keys := make([]key, 0, len(data))
+	for k := range data {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].scenario+keys[i].impl < keys[j].scenario+keys[j].impl })
+	for _, k := range keys {
+		if !slices.Contains(scenarios, k.scenario) {
+			scenarios = append(scenarios, k.scenario)
+		}
+	}
+	for _, name := range implOrder {
+		for _, k := range keys {
+			if k.impl == name && !slices.Contains(impls, name) {
+				impls = append(impls, name)
+			}
+		}
+	}
+	// The parallel column is at the highest GOMAXPROCS measured.
+	par := "parallel"
+	if len(procs) > 0 {
+		slices.SortFunc(procs, func(a, b string) int { x, _ := strconv.Atoi(a); y, _ := strconv.Atoi(b); return x - y })
+		par = "parallel-" + procs[len(procs)-1]
+		for k, v := range data {
+			if k.mode == "serial-"+procs[0] || (k.mode == "serial-"+procs[len(procs)-1] && data[key{k.scenario, k.impl, "serial"}] == nil) {
+				data[key{k.scenario, k.impl, "serial"}] = v
+			}
+		}
+	}
+	ordered := orderScenarios(scenarios)
+	var charts []chart
+	for _, sc := range ordered {
+		rows := table(data, sc, par, impls)
+		if sc == "heap-1M" {
+			fmt.Printf("\n%s: heap per key at 1M keys (excluding the key's bytes)\n", sc)
+			fmt.Printf("  %-20s %10s %10s\n", "impl", "B/key", "÷ sluice")
+			base := math.NaN()
+			for _, r := range rows {
+				if r.impl == "sluice" {
+					base = r.perKey
+				}
+			}
+			var c chart
+			c.title, c.unit = "heap per key at 1M keys", "B/key"
+			for _, r := range rows {
+				fmt.Printf("  %-20s %10s %10s\n", r.impl, num(r.perKey, 1), num(r.perKey/base, 2))
+				c.bars = append(c.bars, bar{r.impl, r.perKey, math.NaN()})
+			}
+			charts = append(charts, c)
+			continue
+		}
+		fmt.Printf("\n%s (medians of %d runs; ratio = impl ns/op ÷ sluice ns/op)\n", sc, maxCount(rows))
+		fmt.Printf("  %-20s %10s %10s %10s %9s %9s\n", "impl", "serial ns", par+" ns", "allocs/op", "×serial", "×"+par)
+		c := chart{title: sc, unit: "ns/op"}
+		for _, r := range rows {
+			fmt.Printf("  %-20s %10s %10s %10s %9s %9s\n", r.impl, num(r.serial, 1), num(r.par, 1),
+				num(r.allocs, 0), num(r.ratioS, 2), num(r.ratioP, 2))
+			c.bars = append(c.bars, bar{r.impl, r.serial, r.par})
+		}
+		charts = append(charts, c)
+	}
+	if *svg != "" {
+		if err := os.WriteFile(*svg, []byte(draw(charts, par)), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "report:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("\nchart: %s\n", *svg)
+	}
+}
+
+var implOrder = []string{"sluice", "sluice-coarse", "sluice-mutex", "floor", "x-time-rate", "go-limiter",
+	"throttled", "ulule", "x-time-rate-single", "juju", "uber"}
+
+func orderScenarios(have []string) []string {
+	want := []string{"hot-allow", "hot-deny", "keys-1k", "keys-1M", "zipf-1M", "new-key", "heap-1M"}
+	var out []string
+	for _, s := range want {
+		if slices.Contains(have, s) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range have {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func maxCount(rows []row) int {
+	n := 0
+	for _, r := range rows {
+		n = max(n, r.counts)
+	}
+	return n
+}
+
+type bar struct {
+	impl string
+	a, b float64 // serial and parallel (b NaN: one value)
+}
+
+type chart struct {
+	title, unit string
+	bars        []bar
+}
+
+// draw lays the charts out one under another: a horizontal bar per
+// implementation, serial above parallel, each chart on its own scale.
+func draw(charts []chart, par string) string {
+	const w, left, barH, gap = 760, 150, 9, 6
+	var b strings.Builder
+	y := 30
+	var body strings.Builder
+	for _, c := range charts {
+		top := 0.0
+		for _, br := range c.bars {
+			for _, v := range []float64{br.a, br.b} {
+				if !math.IsNaN(v) {
+					top = max(top, v)
+				}
+			}
+		}
+		fmt.Fprintf(&body, `<text x="10" y="%d" font-weight="bold">%s (%s)</text>`+"\n", y, html.EscapeString(c.title), c.unit)
+		y += 8
+		for _, br := range c.bars {
+			fmt.Fprintf(&body, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", left-6, y+barH+3, html.EscapeString(br.impl))
+			for i, v := range []float64{br.a, br.b} {
+				if math.IsNaN(v) {
+					continue
+				}
+				color := "#3b75af"
+				if i == 1 {
+					color = "#e1812c"
+				}
+				if strings.HasPrefix(br.impl, "sluice") {
+					color = map[int]string{0: "#1b4f80", 1: "#b35806"}[i]
+				}
+				bw := int(float64(w-left-80) * v / top)
+				fmt.Fprintf(&body, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`, left, y+i*barH, max(bw, 1), barH-1, color)
+				fmt.Fprintf(&body, `<text x="%d" y="%d" font-size="9">%s</text>`+"\n", left+bw+4, y+i*barH+barH-1, num(v, 1))
+			}
+			y += 2*barH + gap
+		}
+		y += 18
+	}
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", w, y+10)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	fmt.Fprintf(&b, `<text x="10" y="16" font-size="12">sluice benchmark: medians; blue = serial, orange = %s (shorter is faster)</text>`+"\n", html.EscapeString(par))
+	b.WriteString(body.String())
+	b.WriteString("</svg>\n")
+	return b.String()
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+const sample = `goos: linux
+BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial-2         	 1000	        60.0 ns/op	  1.6e+07 ops/s	       0 B/op	       0 allocs/op
+BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial-2         	 1000	        70.0 ns/op	  1.4e+07 ops/s	       0 B/op	       0 allocs/op
+BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial-2         	 1000	        65.0 ns/op	  1.5e+07 ops/s	       0 B/op	       0 allocs/op
+BenchmarkLimiters/scenario=hot-allow/impl=x-time-rate/mode=serial-2    	 1000	       130.0 ns/op	  7.7e+06 ops/s	       0 B/op	       0 allocs/op
+BenchmarkLimiters/scenario=hot-allow/impl=x-time-rate-single/mode=parallel-2 	 1000	  99.0 ns/op	  1e+07 ops/s	       0 B/op	       0 allocs/op
+BenchmarkMemory/scenario=heap-1M/impl=go-limiter-2 	       1	2559920771 ns/op	       119.8 B/key
+`
+
+// The parser takes medians, keeps hyphenated implementation names whole
+// (the GOMAXPROCS suffix is the only "-digits" part), and reads B/key.
+func TestParse(t *testing.T) {
+	data, procs, err := parse(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(procs) != 1 || procs[0] != "2" {
+		t.Fatalf("procs %v", procs)
+	}
+	s := data[key{"hot-allow", "sluice", "serial-2"}]["ns/op"]
+	if median(s) != 65 {
+		t.Fatalf("median of %v = %v", s, median(s))
+	}
+	if _, ok := data[key{"hot-allow", "x-time-rate-single", "parallel-2"}]; !ok {
+		t.Fatalf("x-time-rate-single lost: %v", data)
+	}
+	if v := data[key{"heap-1M", "go-limiter", ""}]["B/key"]; len(v) != 1 || v[0] != 119.8 {
+		t.Fatalf("B/key %v", v)
+	}
+	rows := table(map[key]map[string][]float64{
+		{"s", "sluice", "serial"}: {"ns/op": {50}}, {"s", "peer", "serial"}: {"ns/op": {100}},
+	}, "s", "parallel", []string{"sluice", "peer"})
+	if len(rows) != 2 || rows[1].ratioS != 2 {
+		t.Fatalf("rows %+v", rows)
+	}
+}
+
+func TestParseBadMetrics(t *testing.T) {
+	if _, _, err := parse(strings.NewReader("BenchmarkLimiters/scenario=a/impl=b/mode=serial-2 10 5 ns/op 7\n")); err == nil {
+		t.Fatal("odd metrics accepted")
+	}
+}
