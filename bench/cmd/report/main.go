@@ -40,11 +40,15 @@ func parse(r io.Reader) (map[key]map[string][]float64, []string, error) {
 			continue
 		}
 		k := key{m[1], m[2], m[3]}
-		if m[4] != "" && !slices.Contains(procs, m[4]) {
-			procs = append(procs, m[4])
-		}
-		if m[4] != "" && k.mode != "" {
-			k.mode += "-" + m[4]
+		if k.mode != "" {
+			p := m[4]
+			if p == "" {
+				p = "1" // go test drops the suffix at GOMAXPROCS=1
+			}
+			if !slices.Contains(procs, p) {
+				procs = append(procs, p)
+			}
+			k.mode += "-" + p
 		}
 		f := strings.Fields(m[5])
 		if len(f)%2 != 0 {
@@ -154,13 +158,14 @@ func main() {
 			}
 		}
 	}
-	// The parallel column is at the highest GOMAXPROCS measured.
+	// The serial column is at the lowest GOMAXPROCS measured, the parallel
+	// one at the highest.
 	par := "parallel"
 	if len(procs) > 0 {
 		slices.SortFunc(procs, func(a, b string) int { x, _ := strconv.Atoi(a); y, _ := strconv.Atoi(b); return x - y })
 		par = "parallel-" + procs[len(procs)-1]
 		for k, v := range data {
-			if k.mode == "serial-"+procs[0] || (k.mode == "serial-"+procs[len(procs)-1] && data[key{k.scenario, k.impl, "serial"}] == nil) {
+			if k.mode == "serial-"+procs[0] {
 				data[key{k.scenario, k.impl, "serial"}] = v
 			}
 		}
@@ -196,6 +201,20 @@ func main() {
 			c.bars = append(c.bars, bar{r.impl, r.serial, r.par})
 		}
 		charts = append(charts, c)
+	}
+	if len(procs) > 1 {
+		fmt.Printf("\nGOMAXPROCS sweep: parallel ns/op at GOMAXPROCS %s\n", strings.Join(procs, ", "))
+		for _, sc := range ordered {
+			for _, impl := range impls {
+				var cells []string
+				for _, p := range procs {
+					cells = append(cells, fmt.Sprintf("%8s", num(median(data[key{sc, impl, "parallel-" + p}]["ns/op"]), 1)))
+				}
+				if strings.Trim(strings.Join(cells, ""), " –") != "" {
+					fmt.Printf("  %-10s %-20s %s\n", sc, impl, strings.Join(cells, " "))
+				}
+			}
+		}
 	}
 	if *svg != "" {
 		if err := os.WriteFile(*svg, []byte(draw(charts, par)), 0o644); err != nil {

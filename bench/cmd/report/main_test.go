@@ -11,6 +11,7 @@ BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial-2         	 1000	  
 BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial-2         	 1000	        65.0 ns/op	  1.5e+07 ops/s	       0 B/op	       0 allocs/op
 BenchmarkLimiters/scenario=hot-allow/impl=x-time-rate/mode=serial-2    	 1000	       130.0 ns/op	  7.7e+06 ops/s	       0 B/op	       0 allocs/op
 BenchmarkLimiters/scenario=hot-allow/impl=x-time-rate-single/mode=parallel-2 	 1000	  99.0 ns/op	  1e+07 ops/s	       0 B/op	       0 allocs/op
+BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=parallel 	 1000	        50.0 ns/op
 BenchmarkMemory/scenario=heap-1M/impl=go-limiter-2 	       1	2559920771 ns/op	       119.8 B/key
 `
 
@@ -21,7 +22,7 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(procs) != 1 || procs[0] != "2" {
+	if len(procs) != 2 || procs[0] != "2" || procs[1] != "1" { // the Memory line has no mode: no procs
 		t.Fatalf("procs %v", procs)
 	}
 	s := data[key{"hot-allow", "sluice", "serial-2"}]["ns/op"]
@@ -30,6 +31,9 @@ func TestParse(t *testing.T) {
 	}
 	if _, ok := data[key{"hot-allow", "x-time-rate-single", "parallel-2"}]; !ok {
 		t.Fatalf("x-time-rate-single lost: %v", data)
+	}
+	if _, ok := data[key{"hot-allow", "sluice", "parallel-1"}]; !ok {
+		t.Fatal("a line without a GOMAXPROCS suffix is GOMAXPROCS=1")
 	}
 	if v := data[key{"heap-1M", "go-limiter", ""}]["B/key"]; len(v) != 1 || v[0] != 119.8 {
 		t.Fatalf("B/key %v", v)
