@@ -49,6 +49,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzOracle$$'  -fuzztime $(FUZZTIME) ./atomicbucket
 	$(GO) test -run '^$$' -fuzz '^FuzzReplay$$'  -fuzztime $(FUZZTIME) ./cmd/sluice
 	cd stress/cmd/stress && $(GO) test -run '^$$' -fuzz '^FuzzArgs$$' -fuzztime $(FUZZTIME) .
+	cd bench/cmd/report && $(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) .
 
 cover:
 	@mkdir -p $(OUT)

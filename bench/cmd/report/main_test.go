@@ -51,3 +51,30 @@ func TestParseBadMetrics(t *testing.T) {
 		t.Fatal("odd metrics accepted")
 	}
 }
+
+// FuzzParse: any input is parsed or refused with an error naming the line;
+// nothing panics, and the table and chart build from whatever parsed.
+func FuzzParse(f *testing.F) {
+	f.Add(sample)
+	f.Add("BenchmarkLimiters/scenario=a/impl=b/mode=serial-2 10 5 ns/op 7\n")
+	f.Add("BenchmarkMemory/scenario=heap-1M/impl=x 1 NaN B/key\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		data, _, err := parse(strings.NewReader(in))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "line ") && !strings.Contains(err.Error(), "token too long") {
+				t.Fatalf("error does not name the line: %v", err)
+			}
+			return
+		}
+		var charts []chart
+		for k := range data {
+			rows := table(data, k.scenario, "parallel", []string{k.impl, "sluice"})
+			c := chart{title: k.scenario, unit: "ns/op"}
+			for _, r := range rows {
+				c.bars = append(c.bars, bar{r.impl, r.serial, r.par})
+			}
+			charts = append(charts, c)
+		}
+		_ = draw(charts, "parallel")
+	})
+}
