@@ -67,19 +67,8 @@ func prepare(b *testing.B, im Impl, scenario string) *prepared {
 		cache.p, cache.name = nil, ""
 		runtime.GC()
 	}
-	cfg := Admitting
-	if scenario == hotDeny {
-		cfg = Denying
-	}
-	l, closeFn, err := im.New(cfg)
-	if err != nil {
-		b.Fatalf("%s: %v", im.Name, err)
-	}
-	p := &prepared{l: l, close: closeFn}
-	n := map[string]int{hotAllow: 1, hotDeny: 1, keys1k: 1000, keys1M: 1_000_000, zipf1M: 1_000_000}[scenario]
-	for i := 0; i < n; i++ {
-		p.keys = append(p.keys, keyName(i))
-	}
+	p := setup(b, im, scenario)
+	l, n := p.l, len(p.keys)
 	rng := rand.New(rand.NewPCG(1, 2))
 	p.order = make([]uint32, 1<<20)
 	switch scenario {
@@ -111,6 +100,25 @@ func prepare(b *testing.B, im Impl, scenario string) *prepared {
 		p.lookup[i] = strings.Clone(k)
 	}
 	cache.name, cache.p = name, p
+	return p
+}
+
+// setup makes the implementation's limiter for the scenario (admitting, or
+// denying for hot-deny) and the scenario's key names.
+func setup(tb testing.TB, im Impl, scenario string) *prepared {
+	cfg := Admitting
+	if scenario == hotDeny {
+		cfg = Denying
+	}
+	l, closeFn, err := im.New(cfg)
+	if err != nil {
+		tb.Fatalf("%s: %v", im.Name, err)
+	}
+	p := &prepared{l: l, close: closeFn}
+	n := map[string]int{hotAllow: 1, hotDeny: 1, keys1k: 1000, keys1M: 1_000_000, zipf1M: 1_000_000}[scenario]
+	for i := 0; i < n; i++ {
+		p.keys = append(p.keys, keyName(i))
+	}
 	return p
 }
 
@@ -305,22 +313,11 @@ func TestImpls(t *testing.T) {
 			if ok, _ := fits(im, sc); !ok {
 				continue
 			}
-			cfg := Admitting
-			if sc == hotDeny {
-				cfg = Denying
-			}
-			l, closeFn, err := im.New(cfg)
-			if err != nil {
-				t.Fatalf("%s: %v", im.Name, err)
-			}
-			p := &prepared{l: l, close: closeFn}
-			for i := 0; i < map[string]int{hotAllow: 1, hotDeny: 1, keys1k: 1000}[sc]; i++ {
-				p.keys = append(p.keys, keyName(i))
-			}
+			p := setup(t, im, sc)
 			if err := verify(im, sc, p); err != nil {
 				t.Errorf("%s in %s: %v", im.Name, sc, err)
 			}
-			closeFn()
+			p.close()
 		}
 	}
 }
