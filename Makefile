@@ -73,7 +73,7 @@ bench: $(BENCH_BIN)
 
 # bench-full: more counts, longer runs, and GOMAXPROCS 1 and 2 (CPUS).
 bench-full:
-	$(MAKE) bench BENCHTIME=500ms COUNT=6 BENCH_CPU='-test.cpu $(CPUS)'
+	$(MAKE) bench BENCHTIME=300ms COUNT=4 BENCH_CPU='-test.cpu $(CPUS)'
 
 # benchstat: the CAS engine beside its mutex twin, ten counts each,
 # compared by benchstat (pinned as a tool of the bench module).
