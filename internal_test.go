@@ -8,7 +8,6 @@ import (
 	"unsafe"
 
 	"github.com/seed997/sluice/atomicbucket"
-	"github.com/seed997/sluice/stripes"
 )
 
 // The limiter keeps its own copy of a key, so a key sliced from a large
@@ -20,10 +19,10 @@ func TestKeyCopied(t *testing.T) {
 	l.Allow(key)
 	found := false
 	for i := 0; i < l.table.Len(); i++ {
-		l.table.At(i).Map.Range(func(k stripes.Key, _ *atomicbucket.Bucket) bool {
-			if k.S == key {
+		l.table.At(i).Range(func(k string, _ *atomicbucket.Bucket) bool {
+			if k == key {
 				found = true
-				if unsafe.StringData(k.S) == unsafe.StringData(key) {
+				if unsafe.StringData(k) == unsafe.StringData(key) {
 					t.Fatal("the map holds the caller's string, not a copy")
 				}
 			}
@@ -35,23 +34,23 @@ func TestKeyCopied(t *testing.T) {
 	}
 }
 
-// BenchmarkMemoryTable reports the xsync tables' share of the heap per key
-// at 1M keys, by xsync's own count of 64-byte buckets (root and overflow),
-// and their load; BenchmarkMemory measures the whole.
+// BenchmarkMemoryTable reports the stripe tables' share of the heap per key
+// at 1M keys (slots with their buckets, and control words; not the keys'
+// bytes), by the tables' own count, and their load; BenchmarkMemory
+// measures the whole heap.
 func BenchmarkMemoryTable(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		l, _ := New(Per(1_000_000_000, time.Second), 10, WithIdleTTL(time.Hour))
 		for k := 0; k < 1_000_000; k++ {
 			l.Allow(fmt.Sprintf("key-%08d", k))
 		}
-		var buckets, keys int
+		var keys, slots, bytes int
 		for s := 0; s < l.table.Len(); s++ {
-			st := l.table.At(s).Map.Stats()
-			buckets += st.TotalBuckets
-			keys += st.Size
+			k, sl, by := l.table.At(s).Size()
+			keys, slots, bytes = keys+k, slots+sl, bytes+by
 		}
-		b.ReportMetric(float64(buckets*64)/float64(keys), "table-B/key")
-		b.ReportMetric(float64(keys)/float64(buckets*5), "load")
+		b.ReportMetric(float64(bytes)/float64(keys), "table-B/key")
+		b.ReportMetric(float64(keys)/float64(slots), "load")
 		l.Close()
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -113,13 +112,16 @@ func WithStripes(n int) Option {
 	}
 }
 
+// stripe is one shard of the limiter's keys, buckets stored by value.
+type stripe = stripes.Stripe[atomicbucket.Bucket, *atomicbucket.Bucket]
+
 // Limiter decides requests per key. It is safe for concurrent use. Create
 // it with New and stop its sweeper with Close.
 type Limiter struct {
 	limit   atomicbucket.Limit
 	clock   clock.Clock
-	table   *stripes.Table[*atomicbucket.Bucket]
-	sweeper *sweeper.Sweeper[*atomicbucket.Bucket]
+	table   *stripes.Table[atomicbucket.Bucket, *atomicbucket.Bucket]
+	sweeper *sweeper.Sweeper[atomicbucket.Bucket, *atomicbucket.Bucket]
 	maxKeys int64
 	closing sync.Once
 }
@@ -142,7 +144,7 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 	if cfg.clock == nil {
 		cfg.clock = clock.NewMono()
 	}
-	table, err := stripes.New[*atomicbucket.Bucket](cfg.stripes)
+	table, err := stripes.New[atomicbucket.Bucket](cfg.stripes)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
@@ -155,7 +157,7 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 // A new key refused at the key cap is reported as false.
 func (l *Limiter) Allow(key string) bool {
 	st, k := l.table.Of(key)
-	if b, ok := st.Map.Load(k); ok {
+	if b := st.Load(k); b != nil {
 		// The hot path: an existing key, cost 1, no Decision to fill.
 		switch b.Allow(&l.limit, l.clock, 1) {
 		case atomicbucket.Allowed:
@@ -198,12 +200,12 @@ func costError(n int) error {
 }
 
 // decide is the full path: it creates the key's bucket when there is none
-// and replaces one the sweeper evicted under it.
-func (l *Limiter) decide(st *stripes.Stripe[*atomicbucket.Bucket], key stripes.Key, cost int64, now time.Duration, useClock bool) Decision {
-	b, ok := st.Map.Load(key)
+// and replaces one the sweeper evicted, or a rebuild moved, under it.
+func (l *Limiter) decide(st *stripe, key stripes.Key, cost int64, now time.Duration, useClock bool) Decision {
+	b := st.Load(key)
 	for {
-		if !ok {
-			if b, ok = l.create(st, key, now, useClock); !ok {
+		if b == nil {
+			if b = l.create(st, key, now, useClock); b == nil {
 				st.Refused.Add(1)
 				l.sweeper.Urge()
 				return Decision{Status: OverCapacity}
@@ -219,7 +221,10 @@ func (l *Limiter) decide(st *stripes.Stripe[*atomicbucket.Bucket], key stripes.K
 		case Allowed:
 			st.Allowed.Add(1)
 		case atomicbucket.Evicted:
-			ok = false // it was full: a new full bucket decides the same
+			// Evicted, it was full: a new full bucket decides the same.
+			// Frozen by a rebuild, its state is in the new table, which
+			// create waits for.
+			b = nil
 			continue
 		default:
 			st.Denied.Add(1)
@@ -228,25 +233,18 @@ func (l *Limiter) decide(st *stripes.Stripe[*atomicbucket.Bucket], key stripes.K
 	}
 }
 
-// create returns the key's live bucket, making it if there is none or the
-// one there is evicted. xsync runs the function under the map bucket's lock,
-// so racing first requests make exactly one bucket. The key is copied: the
-// caller's string may be a slice of a request buffer that the map would
-// otherwise keep alive.
-func (l *Limiter) create(st *stripes.Stripe[*atomicbucket.Bucket], key stripes.Key, now time.Duration, useClock bool) (*atomicbucket.Bucket, bool) {
-	key.S = strings.Clone(key.S)
-	return st.Map.Compute(key, func(cur *atomicbucket.Bucket, loaded bool) (*atomicbucket.Bucket, bool) {
-		if loaded && !cur.Dead() {
-			return cur, false
-		}
-		if !l.table.AddKey(l.maxKeys) {
-			return nil, true // refused; drop a dead entry, if any
-		}
-		if useClock {
-			now = l.clock.Now()
-		}
-		return atomicbucket.NewBucket(&l.limit, now), false
-	})
+// create returns the key's live bucket, making it if there is none. The
+// stripe runs it under its lock, so racing first requests make exactly one
+// bucket, and it copies the key. It returns nil at the key cap.
+func (l *Limiter) create(st *stripe, key stripes.Key, now time.Duration, useClock bool) *atomicbucket.Bucket {
+	return st.LoadOrInsert(key,
+		func() bool { return l.table.AddKey(l.maxKeys) },
+		func(b *atomicbucket.Bucket) {
+			if useClock {
+				now = l.clock.Now()
+			}
+			b.Start(&l.limit, now)
+		})
 }
 
 // Wait blocks until n tokens are taken for key, or returns an error: at once

@@ -15,9 +15,33 @@ type Bucket struct{ state atomic.Uint64 }
 // NewBucket returns a full bucket at time now.
 func NewBucket(l *Limit, now time.Duration) *Bucket {
 	b := &Bucket{}
-	b.state.Store(l.fresh(now))
+	b.Start(l, now)
 	return b
 }
+
+// Start makes b, which nobody else can see yet, a full bucket at time now.
+// A table that stores buckets by value initializes them in place with it.
+func (b *Bucket) Start(l *Limit, now time.Duration) { b.state.Store(l.fresh(now)) }
+
+// Freeze marks the bucket dead, as eviction does, but keeps its state and
+// returns it, so that a table moving its buckets to new memory can carry
+// the state over with Thaw. From the CAS that freezes it on, every method
+// returns Evicted, so no goroutine can spend tokens on the old copy after
+// the state was read. ok is false if the bucket was already dead.
+func (b *Bucket) Freeze() (state uint64, ok bool) {
+	for {
+		old := b.state.Load()
+		if old&tombstone != 0 {
+			return 0, false
+		}
+		if b.state.CompareAndSwap(old, old|tombstone) {
+			return old, true
+		}
+	}
+}
+
+// Thaw gives b, which nobody else can see yet, a state returned by Freeze.
+func (b *Bucket) Thaw(state uint64) { b.state.Store(state &^ tombstone) }
 
 // Dead reports whether the bucket has been evicted.
 func (b *Bucket) Dead() bool { return b.state.Load()&tombstone != 0 }

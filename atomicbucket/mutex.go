@@ -20,6 +20,25 @@ func NewMutexBucket(l *Limit, now time.Duration) *MutexBucket {
 	return &MutexBucket{state: l.fresh(now)}
 }
 
+// Start makes b, which nobody else can see yet, a full bucket at time now.
+func (b *MutexBucket) Start(l *Limit, now time.Duration) { b.state = l.fresh(now) }
+
+// Freeze marks the bucket dead and returns the state it had; see
+// Bucket.Freeze.
+func (b *MutexBucket) Freeze() (state uint64, ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state&tombstone != 0 {
+		return 0, false
+	}
+	state = b.state
+	b.state |= tombstone
+	return state, true
+}
+
+// Thaw gives b, which nobody else can see yet, a state returned by Freeze.
+func (b *MutexBucket) Thaw(state uint64) { b.state = state &^ tombstone }
+
 // Dead is Bucket.Dead.
 func (b *MutexBucket) Dead() bool {
 	b.mu.Lock()

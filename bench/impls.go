@@ -115,13 +115,13 @@ func newSluice(mk func() (clock.Clock, func())) func(Config) (Limiter, func(), e
 }
 
 // mutexLimiter is sluice with a mutex per bucket: the same stripes, the
-// same maps, the same hot path as sluice.Limiter.Allow, with
-// atomicbucket.MutexBucket (the engine's own baseline) in place of the CAS
-// bucket. Eviction is left out: no benchmark runs long enough for it.
+// same tables, the same hot path as sluice.Limiter.Allow, with
+// atomicbucket.MutexBucket (the engine's own baseline) stored in place of
+// the CAS bucket. Eviction is left out: no benchmark runs long enough for it.
 type mutexLimiter struct {
 	limit atomicbucket.Limit
 	clock clock.Clock
-	table *stripes.Table[*atomicbucket.MutexBucket]
+	table *stripes.Table[atomicbucket.MutexBucket, *atomicbucket.MutexBucket]
 }
 
 func newMutex(c Config) (Limiter, func(), error) {
@@ -129,7 +129,7 @@ func newMutex(c Config) (Limiter, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := stripes.New[*atomicbucket.MutexBucket](stripes.Default())
+	t, err := stripes.New[atomicbucket.MutexBucket](stripes.Default())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -138,19 +138,24 @@ func newMutex(c Config) (Limiter, func(), error) {
 
 func (m *mutexLimiter) Allow(key string) bool {
 	st, k := m.table.Of(key)
-	b, ok := st.Map.Load(k)
-	if !ok {
-		k.S = strings.Clone(k.S)
-		b, _ = st.Map.LoadOrCompute(k, func() *atomicbucket.MutexBucket {
-			return atomicbucket.NewMutexBucket(&m.limit, m.clock.Now())
-		})
+	b := st.Load(k)
+	for {
+		if b == nil {
+			b = st.LoadOrInsert(k, func() bool { return true }, func(b *atomicbucket.MutexBucket) {
+				b.Start(&m.limit, m.clock.Now())
+			})
+		}
+		switch b.Allow(&m.limit, m.clock, 1) {
+		case atomicbucket.Allowed:
+			st.Allowed.Add(1)
+			return true
+		case atomicbucket.Evicted: // moved by a rebuild of its stripe
+			b = nil
+			continue
+		}
+		st.Denied.Add(1)
+		return false
 	}
-	if b.Allow(&m.limit, m.clock, 1) == atomicbucket.Allowed {
-		st.Allowed.Add(1)
-		return true
-	}
-	st.Denied.Add(1)
-	return false
 }
 
 // floor is the least a per-key lock-free limiter can do: one map load, one

@@ -1,20 +1,22 @@
 // Package stripes spreads keys over 2^k cache-line-padded stripes chosen by
-// xxhash(key) & mask; each stripe owns an xsync map from key to bucket and
+// xxhash(key) & mask; each stripe owns a hash table from key to bucket and
 // its own counters.
 //
-// Striping keeps one key's map operations and counter updates on lines that
-// few other keys touch, and lets the sweeper walk the keys one small stripe
-// at a time.
+// Striping keeps one key's table operations and counter updates on lines
+// that few other keys touch, bounds what one table rebuild or one sweep
+// holds up to a single stripe, and lets the sweeper walk the keys one small
+// stripe at a time. The table itself is in table.go.
 package stripes
 
 import (
 	"fmt"
 	"runtime"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/puzpuzpuz/xsync/v3"
 	"golang.org/x/sys/cpu"
 )
 
@@ -22,15 +24,33 @@ import (
 const cacheLineSize = unsafe.Sizeof(cpu.CacheLinePad{})
 
 // MaxStripes bounds the stripe count; past a few per core more stripes only
-// cost memory (each map starts with 32 buckets of 64 bytes).
+// cost memory.
 const MaxStripes = 1 << 16
 
-// Stripe is one shard. The map pointer, read by every decision, sits alone on
-// its line; the counters, written by every decision, sit on the next one, so
-// that writes to them never evict the map pointer from other cores' caches.
-type Stripe[V any] struct {
-	Map *xsync.MapOf[Key, V]
+// Bucket is what a stripe needs of its buckets, which it stores by value
+// (B) and hands out by pointer (P). Freeze marks a bucket dead while
+// keeping its state, so that a rebuild can move it: no goroutine can spend
+// tokens on the old copy once its state has been read. Thaw gives a new,
+// unpublished bucket that state. atomicbucket.Bucket and MutexBucket both
+// satisfy it.
+type Bucket[B any] interface {
+	*B
+	Freeze() (state uint64, ok bool)
+	Thaw(state uint64)
+}
+
+// Stripe is one shard. The table pointer, read by every decision, sits
+// alone on its line; the lock and the live count, written only when a key
+// is created or evicted, on the next; the counters, written by every
+// decision, on a third, so that writes to them never evict the table
+// pointer from other cores' caches.
+type Stripe[B any, P Bucket[B]] struct {
+	tab atomic.Pointer[table[B]]
 	_   [cacheLineSize - unsafe.Sizeof(uintptr(0))]byte
+
+	mu   sync.Mutex // held to insert, sweep or rebuild; never by a decision on an existing key
+	live int        // keys in tab, under mu
+	_    [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(int(0))]byte
 
 	Allowed   atomic.Int64 // admitted decisions
 	Denied    atomic.Int64 // denied decisions (not enough tokens, cost too large)
@@ -43,8 +63,8 @@ type Stripe[V any] struct {
 // global, not per stripe, because the key cap needs it exact and summing
 // the stripes on every new key would read every stripe's line; it is
 // written only when a key is created or evicted, never by a decision.
-type Table[V any] struct {
-	stripes []Stripe[V]
+type Table[B any, P Bucket[B]] struct {
+	stripes []Stripe[B, P]
 	mask    uint64
 	_       [cacheLineSize - unsafe.Sizeof([]int{}) - 8]byte
 	keys    atomic.Int64
@@ -53,37 +73,26 @@ type Table[V any] struct {
 
 // New returns a table of n stripes; n must be a power of two in
 // [1, MaxStripes].
-func New[V any](n int) (*Table[V], error) {
+func New[B any, P Bucket[B]](n int) (*Table[B, P], error) {
 	if n < 1 || n > MaxStripes || n&(n-1) != 0 {
 		return nil, fmt.Errorf("stripes: stripe count %d: must be a power of two between 1 and %d", n, MaxStripes)
 	}
-	t := &Table[V]{stripes: make([]Stripe[V], n), mask: uint64(n - 1)}
+	t := &Table[B, P]{stripes: make([]Stripe[B, P], n), mask: uint64(n - 1)}
 	for i := range t.stripes {
-		t.stripes[i].Map = xsync.NewMapOfWithHasher[Key, V](rehash)
+		t.stripes[i].tab.Store(newTable[B](1, newSeed()))
 	}
 	return t, nil
 }
 
-// Key is a map key that carries its xxhash, so that a decision hashes the
-// key once: the low bits pick the stripe and the map's hasher only mixes the
-// stored hash. Hashing the string a second time inside the map cost about
-// as much as the whole rest of a decision; carrying the hash costs 8 bytes
-// per key.
+// Key is a key with its xxhash, computed once per decision: the low bits
+// pick the stripe, the stripe's table mixes the whole hash with its seed.
 type Key struct {
 	Hash uint64
 	S    string
 }
 
-// rehash is the maps' hasher: a multiply-xorshift of the stored hash with
-// the table's seed. It must spread the high bits (xsync's bucket index) and
-// the low 7 (its in-bucket tag), which our stripe mask has made constant.
-func rehash(k Key, seed uint64) uint64 {
-	h := (k.Hash ^ seed) * 0x9E3779B97F4A7C15
-	return h ^ h>>29
-}
-
 // Of returns the stripe that owns key and the key to look it up with.
-func (t *Table[V]) Of(key string) (*Stripe[V], Key) {
+func (t *Table[B, P]) Of(key string) (*Stripe[B, P], Key) {
 	h := xxhash.Sum64String(key)
 	return &t.stripes[h&t.mask], Key{Hash: h, S: key}
 }
@@ -100,14 +109,14 @@ func Default() int {
 }
 
 // Len returns the number of stripes.
-func (t *Table[V]) Len() int { return len(t.stripes) }
+func (t *Table[B, P]) Len() int { return len(t.stripes) }
 
 // Keys returns the number of live keys.
-func (t *Table[V]) Keys() int64 { return t.keys.Load() }
+func (t *Table[B, P]) Keys() int64 { return t.keys.Load() }
 
 // AddKey counts one more key unless that would exceed max (max <= 0: no
 // cap), and reports whether it did.
-func (t *Table[V]) AddKey(max int64) bool {
+func (t *Table[B, P]) AddKey(max int64) bool {
 	if max <= 0 {
 		t.keys.Add(1)
 		return true
@@ -125,8 +134,102 @@ func (t *Table[V]) AddKey(max int64) bool {
 	}
 }
 
-// DropKey counts one key fewer.
-func (t *Table[V]) DropKey() { t.keys.Add(-1) }
+// DropKeys counts n keys fewer.
+func (t *Table[B, P]) DropKeys(n int) { t.keys.Add(-int64(n)) }
 
 // At returns stripe i, for walks over all stripes.
-func (t *Table[V]) At(i int) *Stripe[V] { return &t.stripes[i] }
+func (t *Table[B, P]) At(i int) *Stripe[B, P] { return &t.stripes[i] }
+
+// Load returns the bucket stored under k, or nil. It takes no lock and
+// writes nothing. The bucket may be dead (evicted, or frozen by a rebuild):
+// a caller that finds it so calls LoadOrInsert, which waits for the rebuild.
+func (s *Stripe[B, P]) Load(k Key) P {
+	if sl := s.tab.Load().find(k); sl != nil {
+		return P(&sl.b)
+	}
+	return nil
+}
+
+// LoadOrInsert returns the live bucket stored under k. If there is none and
+// admit() allows it, it stores a copy of the key with a new bucket that
+// start initializes, and returns that; if admit() refuses, it returns nil.
+// It holds the stripe's lock, so a key's bucket is created exactly once
+// however many goroutines race on it, and start runs before any other
+// goroutine can see the bucket.
+func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tab.Load()
+	if sl := t.find(k); sl != nil {
+		return P(&sl.b)
+	}
+	if !admit() {
+		return nil
+	}
+	if t.used >= t.limit {
+		t = s.rebuild(s.live + 1)
+	}
+	// The copy: the table must never pin a caller's buffer (a request's
+	// whole header block, say) for as long as the key lives.
+	sl := t.insert(k.Hash, strings.Clone(k.S), func(b *B) { start(P(b)) })
+	s.live++
+	return P(&sl.b)
+}
+
+// Sweep offers every live bucket to evict, under the stripe's lock; a
+// bucket for which evict returns true is removed (evict must have marked it
+// dead). It returns how many were removed. A stripe left mostly deleted
+// slots is rebuilt smaller, so that memory follows the live keys down.
+func (s *Stripe[B, P]) Sweep(evict func(P) bool) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tab.Load()
+	n := t.sweep(func(b *B) bool { return evict(P(b)) })
+	s.live -= n
+	if n > 0 && len(t.ctrl) > 4 && 4*s.live < t.used {
+		s.rebuild(s.live)
+	}
+	return n
+}
+
+// Range calls f on every live key and its bucket, under the stripe's lock,
+// until f returns false.
+func (s *Stripe[B, P]) Range(f func(key string, b P) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tab.Load().each(func(sl *slot[B]) bool { return f(sl.key, P(&sl.b)) })
+}
+
+// Size returns the number of live keys in the stripe, the number of slots
+// its table has, and the table's bytes (slots and control words, not the
+// keys' bytes), for memory accounting.
+func (s *Stripe[B, P]) Size() (keys, slots, bytes int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tab.Load()
+	return s.live, len(t.slots), len(t.slots)*int(unsafe.Sizeof(slot[B]{})) + len(t.ctrl)*8
+}
+
+// rebuild moves every live bucket into a new table sized for need keys and
+// publishes it. Each bucket is frozen as it is copied: a goroutine that
+// meets a frozen bucket comes to LoadOrInsert, blocks on the lock until the
+// new table is published, and finds the bucket there with every token it
+// had. Deleted slots are dropped, so a slot's memory is reused only in a
+// new table, never under a goroutine that may still hold a pointer to it.
+func (s *Stripe[B, P]) rebuild(need int) *table[B] {
+	old := s.tab.Load()
+	nt := newTable[B](groupsFor(need), old.seed)
+	live := 0
+	old.each(func(sl *slot[B]) bool {
+		state, ok := P(&sl.b).Freeze()
+		if !ok {
+			return true // dead, so not live: cannot happen under the lock, but never copy it
+		}
+		nt.insert(xxhash.Sum64String(sl.key), sl.key, func(b *B) { P(b).Thaw(state) })
+		live++
+		return true
+	})
+	s.live = live
+	s.tab.Store(nt)
+	return nt
+}

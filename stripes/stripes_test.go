@@ -9,14 +9,17 @@ import (
 // The pads are code: a stripe is exactly two lines (map pointer, counters)
 // and the table's key count has a line to itself.
 func TestPadding(t *testing.T) {
-	if got := unsafe.Sizeof(Stripe[*int]{}); got != 2*cacheLineSize {
-		t.Fatalf("Sizeof(Stripe) = %d, want %d", got, 2*cacheLineSize)
+	if got := unsafe.Sizeof(Stripe[ctr, *ctr]{}); got != 3*cacheLineSize {
+		t.Fatalf("Sizeof(Stripe) = %d, want %d", got, 3*cacheLineSize)
 	}
-	var s Stripe[*int]
-	if off := unsafe.Offsetof(s.Allowed); off != cacheLineSize {
-		t.Fatalf("counters start at %d, want %d", off, cacheLineSize)
+	var s Stripe[ctr, *ctr]
+	if off := unsafe.Offsetof(s.mu); off != cacheLineSize {
+		t.Fatalf("lock at %d, want %d", off, cacheLineSize)
 	}
-	var tb Table[*int]
+	if off := unsafe.Offsetof(s.Allowed); off != 2*cacheLineSize {
+		t.Fatalf("counters start at %d, want %d", off, 2*cacheLineSize)
+	}
+	var tb Table[ctr, *ctr]
 	if off := unsafe.Offsetof(tb.keys); off%cacheLineSize != 0 {
 		t.Fatalf("keys at offset %d, not on its own line", off)
 	}
@@ -27,12 +30,12 @@ func TestPadding(t *testing.T) {
 
 func TestNew(t *testing.T) {
 	for _, n := range []int{0, -1, 3, 6, MaxStripes + 1, MaxStripes * 2} {
-		if _, err := New[*int](n); err == nil {
+		if _, err := New[ctr](n); err == nil {
 			t.Errorf("New(%d) accepted", n)
 		}
 	}
 	for _, n := range []int{1, 2, 64, MaxStripes} {
-		tb, err := New[*int](n)
+		tb, err := New[ctr](n)
 		if err != nil || tb.Len() != n {
 			t.Fatalf("New(%d) = %v, %v", n, tb, err)
 		}
@@ -42,8 +45,8 @@ func TestNew(t *testing.T) {
 // Keys spread evenly: no stripe of 64 holds more than twice its share of
 // 64k sequential keys, and the same key always lands on the same stripe.
 func TestSpread(t *testing.T) {
-	tb, _ := New[*int](64)
-	count := map[*Stripe[*int]]int{}
+	tb, _ := New[ctr](64)
+	count := map[*Stripe[ctr, *ctr]]int{}
 	for i := 0; i < 1<<16; i++ {
 		k := fmt.Sprintf("user-%d", i)
 		s, key := tb.Of(k)
@@ -63,7 +66,7 @@ func TestSpread(t *testing.T) {
 }
 
 func TestAddKey(t *testing.T) {
-	tb, _ := New[*int](4)
+	tb, _ := New[ctr](4)
 	for i := 0; i < 3; i++ {
 		if !tb.AddKey(3) {
 			t.Fatalf("key %d refused under the cap", i)
@@ -72,7 +75,7 @@ func TestAddKey(t *testing.T) {
 	if tb.AddKey(3) || tb.Keys() != 3 {
 		t.Fatalf("cap not enforced: %d keys", tb.Keys())
 	}
-	tb.DropKey()
+	tb.DropKeys(1)
 	if !tb.AddKey(3) || !tb.AddKey(0) || tb.Keys() != 4 {
 		t.Fatalf("keys = %d", tb.Keys())
 	}

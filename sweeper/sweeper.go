@@ -4,9 +4,10 @@
 // A full bucket is indistinguishable from a bucket never created, so only a
 // full bucket is evicted, and eviction is a state of the bucket itself: the
 // sweeper first marks the bucket evicted with a CAS from the full state it
-// observed, then deletes the map entry if it still holds that bucket. A
+// observed, then deletes the key's slot, under the stripe's lock. A
 // goroutine holding the old pointer meets the mark and looks the key up
-// again, so it can never spend tokens on an orphan.
+// again, so it can never spend tokens on an orphan; the slot is never
+// reused under it.
 package sweeper
 
 import (
@@ -20,8 +21,8 @@ import (
 
 // Bucket is what the sweeper needs of a bucket: atomicbucket.Bucket and
 // atomicbucket.MutexBucket both satisfy it.
-type Bucket interface {
-	comparable
+type Bucket[B any] interface {
+	stripes.Bucket[B]
 	Evict(l *atomicbucket.Limit, clk clock.Clock, idle time.Duration) bool
 }
 
@@ -29,9 +30,9 @@ type Bucket interface {
 const minStep = time.Millisecond
 
 // Sweeper walks one stripe per step, so that each step holds one stripe's
-// map buckets briefly and never stalls the request path for long.
-type Sweeper[B Bucket] struct {
-	table *stripes.Table[B]
+// lock briefly; decisions on existing keys never take it.
+type Sweeper[B any, P Bucket[B]] struct {
+	table *stripes.Table[B, P]
 	limit *atomicbucket.Limit
 	clock clock.Clock
 	ttl   time.Duration
@@ -52,12 +53,12 @@ func TTL(l *atomicbucket.Limit, ttl time.Duration) time.Duration {
 
 // Start begins sweeping: every key whose bucket has been full for TTL(l, ttl)
 // is evicted within about 1.5 TTL. Close stops it.
-func Start[B Bucket](t *stripes.Table[B], l *atomicbucket.Limit, clk clock.Clock, ttl time.Duration) *Sweeper[B] {
+func Start[B any, P Bucket[B]](t *stripes.Table[B, P], l *atomicbucket.Limit, clk clock.Clock, ttl time.Duration) *Sweeper[B, P] {
 	ttl = TTL(l, ttl)
 	// A full walk takes ttl/2, so a key is evicted at most 1.5 ttl after
 	// its bucket filled, and well within the horizon.
 	step := max(ttl/2/time.Duration(t.Len()), minStep)
-	s := &Sweeper[B]{
+	s := &Sweeper[B, P]{
 		table: t, limit: l, clock: clk, ttl: ttl, step: step,
 		urgent: make(chan struct{}, 1),
 		stop:   make(chan struct{}),
@@ -67,7 +68,7 @@ func Start[B Bucket](t *stripes.Table[B], l *atomicbucket.Limit, clk clock.Clock
 	return s
 }
 
-func (s *Sweeper[B]) run() {
+func (s *Sweeper[B, P]) run() {
 	defer close(s.done)
 	tick := time.NewTicker(s.step)
 	defer tick.Stop()
@@ -94,7 +95,7 @@ func (s *Sweeper[B]) run() {
 
 // Urge asks for an immediate pass that evicts every full bucket; it never
 // blocks, and requests made while one is pending merge into it.
-func (s *Sweeper[B]) Urge() {
+func (s *Sweeper[B, P]) Urge() {
 	select {
 	case s.urgent <- struct{}{}:
 	default:
@@ -103,30 +104,17 @@ func (s *Sweeper[B]) Urge() {
 
 // Close stops the sweeper and waits for its goroutine to end. It may be
 // called more than once.
-func (s *Sweeper[B]) Close() {
+func (s *Sweeper[B, P]) Close() {
 	s.once.Do(func() { close(s.stop) })
 	<-s.done
 }
 
 // Stripe evicts from stripe i every bucket that has been full for at least
 // idle, and returns how many it evicted.
-func Stripe[B Bucket](t *stripes.Table[B], i int, l *atomicbucket.Limit, clk clock.Clock, idle time.Duration) int {
-	st, n := t.At(i), 0
-	st.Map.Range(func(key stripes.Key, b B) bool {
-		if !b.Evict(l, clk, idle) {
-			return true
-		}
-		// Marked: the bucket is dead whoever removes the entry. A request
-		// may already have replaced it with a new bucket (keep that) or
-		// removed it (then delete=true is a no-op; false would store a zero,
-		// nil, bucket under the key: the stress harness caught that).
-		st.Map.Compute(key, func(cur B, loaded bool) (B, bool) {
-			return cur, !loaded || cur == b
-		})
-		t.DropKey()
-		st.Evictions.Add(1)
-		n++
-		return true
-	})
+func Stripe[B any, P Bucket[B]](t *stripes.Table[B, P], i int, l *atomicbucket.Limit, clk clock.Clock, idle time.Duration) int {
+	st := t.At(i)
+	n := st.Sweep(func(b P) bool { return b.Evict(l, clk, idle) })
+	t.DropKeys(n)
+	st.Evictions.Add(int64(n))
 	return n
 }

@@ -1,0 +1,257 @@
+package stripes
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// ctr is a test bucket: a counter that a CAS loop increments, with the
+// same dead bit as atomicbucket's tombstone.
+type ctr struct{ v atomic.Uint64 }
+
+const dead = 1 << 63
+
+func (c *ctr) Freeze() (uint64, bool) {
+	for {
+		o := c.v.Load()
+		if o&dead != 0 {
+			return 0, false
+		}
+		if c.v.CompareAndSwap(o, o|dead) {
+			return o, true
+		}
+	}
+}
+
+func (c *ctr) Thaw(s uint64) { c.v.Store(s) }
+
+// inc adds one unless the counter is dead.
+func (c *ctr) inc() bool {
+	for {
+		o := c.v.Load()
+		if o&dead != 0 {
+			return false
+		}
+		if c.v.CompareAndSwap(o, o+1) {
+			return true
+		}
+	}
+}
+
+func (c *ctr) kill() bool {
+	for {
+		o := c.v.Load()
+		if o&dead != 0 {
+			return false
+		}
+		if c.v.CompareAndSwap(o, dead) {
+			return true
+		}
+	}
+}
+
+func always() bool { return true }
+
+func startAt(v uint64) func(*ctr) { return func(c *ctr) { c.v.Store(v) } }
+
+// TestTable inserts enough keys into one stripe to rebuild it many times
+// and checks that every key keeps its bucket's state, absent keys are not
+// found, and the load stays between 7/12 and 7/8 after each rebuild.
+func TestTable(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	const n = 100_000
+	for i := range n {
+		_, k := tb.Of(fmt.Sprint("key-", i))
+		if st.Load(k) != nil {
+			t.Fatalf("key %d found before it was inserted", i)
+		}
+		if b := st.LoadOrInsert(k, always, startAt(uint64(i))); b == nil || b.v.Load() != uint64(i) {
+			t.Fatalf("insert %d: %v", i, b)
+		}
+		keys, slots, _ := st.Size()
+		if keys != i+1 || float64(keys) > float64(slots)*7/8 {
+			t.Fatalf("after %d keys: keys %d, slots %d", i+1, keys, slots)
+		}
+	}
+	for i := range n {
+		_, k := tb.Of(fmt.Sprint("key-", i))
+		b := st.Load(k)
+		if b == nil || b.v.Load() != uint64(i) {
+			t.Fatalf("key %d: %v", i, b)
+		}
+		if b2 := st.LoadOrInsert(k, func() bool { t.Fatal("admit called for an existing key"); return false }, nil); b2 != b {
+			t.Fatalf("key %d: LoadOrInsert found another bucket", i)
+		}
+	}
+	for i := range 1000 {
+		if _, k := tb.Of(fmt.Sprint("other-", i)); st.Load(k) != nil {
+			t.Fatalf("absent key other-%d found", i)
+		}
+	}
+	if _, k := tb.Of(""); st.LoadOrInsert(k, always, startAt(7)).v.Load() != 7 || st.Load(k).v.Load() != 7 {
+		t.Fatal("empty key")
+	}
+}
+
+// TestRefused: a key that admit refuses is not stored.
+func TestRefused(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	_, k := tb.Of("k")
+	if st.LoadOrInsert(k, func() bool { return false }, startAt(1)) != nil || st.Load(k) != nil {
+		t.Fatal("refused key stored")
+	}
+	if keys, _, _ := st.Size(); keys != 0 {
+		t.Fatalf("keys = %d", keys)
+	}
+}
+
+// TestSweepNoReuse: a swept slot is never handed to another key while a
+// goroutine may hold its pointer; the old pointer stays dead, and the key
+// inserted again gets new memory with a fresh state.
+func TestSweepNoReuse(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	var held []*ctr
+	for i := range 5 {
+		_, k := tb.Of(fmt.Sprint("k", i))
+		held = append(held, st.LoadOrInsert(k, always, startAt(1)))
+	}
+	if n := st.Sweep(func(c *ctr) bool { return c.kill() }); n != 5 {
+		t.Fatalf("swept %d", n)
+	}
+	for i := range 5 {
+		_, k := tb.Of(fmt.Sprint("k", i))
+		if st.Load(k) != nil {
+			t.Fatalf("swept key %d still found", i)
+		}
+		b := st.LoadOrInsert(k, always, startAt(2))
+		for _, h := range held {
+			if b == h {
+				t.Fatalf("key %d reuses a swept slot", i)
+			}
+		}
+	}
+	for i, h := range held {
+		if h.inc() {
+			t.Fatalf("swept bucket %d came back to life", i)
+		}
+	}
+	if keys, _, _ := st.Size(); keys != 5 {
+		t.Fatalf("keys = %d", keys)
+	}
+}
+
+// TestShrink: a stripe whose keys are mostly swept is rebuilt smaller.
+func TestShrink(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	for i := range 10_000 {
+		_, k := tb.Of(fmt.Sprint("k", i))
+		st.LoadOrInsert(k, always, startAt(uint64(i)))
+	}
+	_, before, _ := st.Size()
+	st.Sweep(func(c *ctr) bool { return c.v.Load() >= 10 && c.kill() })
+	keys, after, _ := st.Size()
+	if keys != 10 || after >= before/8 {
+		t.Fatalf("keys %d, slots %d -> %d", keys, before, after)
+	}
+	for i := range 10 {
+		if _, k := tb.Of(fmt.Sprint("k", i)); st.Load(k).v.Load() != uint64(i) {
+			t.Fatalf("key %d lost its state in the shrink", i)
+		}
+	}
+}
+
+// TestOnce: racing first inserts of one key create one bucket.
+func TestOnce(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	_, k := tb.Of("k")
+	var admitted atomic.Int64
+	var wg sync.WaitGroup
+	got := make([]*ctr, 8)
+	for g := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[g] = st.LoadOrInsert(k, func() bool { admitted.Add(1); return true }, startAt(0))
+		}()
+	}
+	wg.Wait()
+	for _, b := range got {
+		if b != got[0] {
+			t.Fatal("two buckets for one key")
+		}
+	}
+	if admitted.Load() != 1 {
+		t.Fatalf("admitted %d times", admitted.Load())
+	}
+}
+
+// TestRebuildUnderLoad: goroutines increment hot counters through the
+// lock-free Load while another inserts keys (so the stripe rebuilds again
+// and again) and sweeps. Every increment that succeeded must be in the
+// final counts: a rebuild that copied a state and then let an increment
+// land on the old copy would lose it. Run it under -race.
+func TestRebuildUnderLoad(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	const hot, workers, per = 8, 4, 20_000
+	keys := make([]Key, hot)
+	for i := range keys {
+		_, keys[i] = tb.Of(fmt.Sprint("hot", i))
+		st.LoadOrInsert(keys[i], always, startAt(0))
+	}
+	stop := make(chan struct{})
+	var churn sync.WaitGroup
+	churn.Add(1)
+	go func() {
+		defer churn.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_, k := tb.Of(fmt.Sprint("cold", i))
+			st.LoadOrInsert(k, always, startAt(1<<40))
+			if i%500 == 0 { // sweep the cold keys, never the hot ones
+				st.Sweep(func(c *ctr) bool { return c.v.Load() >= 1<<40 && c.kill() })
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	var done [hot]atomic.Int64
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range per {
+				h := (i + w) % hot
+				b := st.Load(keys[h])
+				for b == nil || !b.inc() {
+					b = st.LoadOrInsert(keys[h], always, startAt(0))
+				}
+				done[h].Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	churn.Wait()
+	var total int64
+	for h := range hot {
+		got := st.Load(keys[h]).v.Load()
+		if int64(got) != done[h].Load() {
+			t.Errorf("hot key %d: counter %d, increments %d", h, got, done[h].Load())
+		}
+		total += int64(got)
+	}
+	if total != workers*per {
+		t.Fatalf("total %d, want %d", total, workers*per)
+	}
+}
