@@ -161,10 +161,10 @@ func (l *Limiter) Allow(key string) bool {
 		// The hot path: an existing key, cost 1, no Decision to fill.
 		switch b.Allow(&l.limit, l.clock, 1) {
 		case atomicbucket.Allowed:
-			st.Allowed.Add(1)
+			l.table.Count(true)
 			return true
 		case atomicbucket.Denied:
-			st.Denied.Add(1)
+			l.table.Count(false)
 			return false
 		}
 	}
@@ -219,7 +219,7 @@ func (l *Limiter) decide(st *stripe, key stripes.Key, cost int64, now time.Durat
 		}
 		switch d.Status {
 		case Allowed:
-			st.Allowed.Add(1)
+			l.table.Count(true)
 		case atomicbucket.Evicted:
 			// Evicted, it was full: a new full bucket decides the same.
 			// Frozen by a rebuild, its state is in the new table, which
@@ -227,7 +227,7 @@ func (l *Limiter) decide(st *stripe, key stripes.Key, cost int64, now time.Durat
 			b = nil
 			continue
 		default:
-			st.Denied.Add(1)
+			l.table.Count(false)
 		}
 		return d
 	}
@@ -307,10 +307,9 @@ type Stats struct {
 // so under load they describe slightly different instants.
 func (l *Limiter) Stats() Stats {
 	s := Stats{Keys: l.table.Keys()}
+	s.Allowed, s.Denied = l.table.Counts()
 	for i := 0; i < l.table.Len(); i++ {
 		st := l.table.At(i)
-		s.Allowed += st.Allowed.Load()
-		s.Denied += st.Denied.Load()
 		s.Evictions += st.Evictions.Load()
 		s.Refused += st.Refused.Load()
 	}

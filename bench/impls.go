@@ -147,13 +147,13 @@ func (m *mutexLimiter) Allow(key string) bool {
 		}
 		switch b.Allow(&m.limit, m.clock, 1) {
 		case atomicbucket.Allowed:
-			st.Allowed.Add(1)
+			m.table.Count(true)
 			return true
 		case atomicbucket.Evicted: // moved by a rebuild of its stripe
 			b = nil
 			continue
 		}
-		st.Denied.Add(1)
+		m.table.Count(false)
 		return false
 	}
 }

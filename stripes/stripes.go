@@ -40,23 +40,19 @@ type Bucket[B any] interface {
 }
 
 // Stripe is one shard. The table pointer, read by every decision, sits
-// alone on its line; the lock and the live count, written only when a key
-// is created or evicted, on the next; the counters, written by every
-// decision, on a third, so that writes to them never evict the table
-// pointer from other cores' caches.
+// alone on its line; the lock, the live count and the rare counters,
+// written only when a key is created, refused or evicted, on the next, so
+// that writes to them never evict the table pointer from other cores'
+// caches. The decision counters are per P, in the Table (count.go).
 type Stripe[B any, P Bucket[B]] struct {
 	tab atomic.Pointer[table[B]]
 	_   [cacheLineSize - unsafe.Sizeof(uintptr(0))]byte
 
-	mu   sync.Mutex // held to insert, sweep or rebuild; never by a decision on an existing key
-	live int        // keys in tab, under mu
-	_    [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(int(0))]byte
-
-	Allowed   atomic.Int64 // admitted decisions
-	Denied    atomic.Int64 // denied decisions (not enough tokens, cost too large)
+	mu        sync.Mutex   // held to insert, sweep or rebuild; never by a decision on an existing key
+	live      int          // keys in tab, under mu
 	Evictions atomic.Int64 // keys evicted by the sweeper
 	Refused   atomic.Int64 // new keys refused at the key cap
-	_         [cacheLineSize - 4*8]byte
+	_         [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(int(0)) - 16]byte
 }
 
 // Table is the set of stripes and the one live-key count. The count is
@@ -69,6 +65,7 @@ type Table[B any, P Bucket[B]] struct {
 	_       [cacheLineSize - unsafe.Sizeof([]int{}) - 8]byte
 	keys    atomic.Int64
 	_       [cacheLineSize - 8]byte
+	tallies tallies
 }
 
 // New returns a table of n stripes; n must be a power of two in
@@ -77,7 +74,7 @@ func New[B any, P Bucket[B]](n int) (*Table[B, P], error) {
 	if n < 1 || n > MaxStripes || n&(n-1) != 0 {
 		return nil, fmt.Errorf("stripes: stripe count %d: must be a power of two between 1 and %d", n, MaxStripes)
 	}
-	t := &Table[B, P]{stripes: make([]Stripe[B, P], n), mask: uint64(n - 1)}
+	t := &Table[B, P]{stripes: make([]Stripe[B, P], n), mask: uint64(n - 1), tallies: newTallies()}
 	for i := range t.stripes {
 		t.stripes[i].tab.Store(newTable[B](1, newSeed()))
 	}

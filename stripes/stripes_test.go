@@ -9,22 +9,22 @@ import (
 // The pads are code: a stripe is exactly two lines (map pointer, counters)
 // and the table's key count has a line to itself.
 func TestPadding(t *testing.T) {
-	if got := unsafe.Sizeof(Stripe[ctr, *ctr]{}); got != 3*cacheLineSize {
-		t.Fatalf("Sizeof(Stripe) = %d, want %d", got, 3*cacheLineSize)
+	if got := unsafe.Sizeof(Stripe[ctr, *ctr]{}); got != 2*cacheLineSize {
+		t.Fatalf("Sizeof(Stripe) = %d, want %d", got, 2*cacheLineSize)
 	}
 	var s Stripe[ctr, *ctr]
 	if off := unsafe.Offsetof(s.mu); off != cacheLineSize {
 		t.Fatalf("lock at %d, want %d", off, cacheLineSize)
 	}
-	if off := unsafe.Offsetof(s.Allowed); off != 2*cacheLineSize {
-		t.Fatalf("counters start at %d, want %d", off, 2*cacheLineSize)
+	if got := unsafe.Sizeof(tally{}); got != cacheLineSize {
+		t.Fatalf("Sizeof(tally) = %d, want %d", got, cacheLineSize)
 	}
 	var tb Table[ctr, *ctr]
 	if off := unsafe.Offsetof(tb.keys); off%cacheLineSize != 0 {
 		t.Fatalf("keys at offset %d, not on its own line", off)
 	}
-	if got := unsafe.Sizeof(tb); got != 2*cacheLineSize {
-		t.Fatalf("Sizeof(Table) = %d, want %d", got, 2*cacheLineSize)
+	if off := unsafe.Offsetof(tb.tallies); off != 2*cacheLineSize {
+		t.Fatalf("tallies at offset %d, not after the keys' line", off)
 	}
 }
 

@@ -255,3 +255,35 @@ func TestRebuildUnderLoad(t *testing.T) {
 		t.Fatalf("total %d, want %d", total, workers*per)
 	}
 }
+
+// TestCount: concurrent counts are exact, on the per-P lines and on the
+// shared line that Ps past the table's tallies use.
+func TestCount(t *testing.T) {
+	for _, per := range []int{0, 1, 64} {
+		tb, _ := New[ctr](1)
+		tb.tallies.per = make([]tally, per)
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 10_000 {
+					tb.Count((i+g)%3 != 0)
+				}
+			}()
+		}
+		wg.Wait()
+		a, d := tb.Counts()
+		want := int64(0)
+		for g := range 4 {
+			for i := range 10_000 {
+				if (i+g)%3 == 0 {
+					want++
+				}
+			}
+		}
+		if a+d != 40_000 || d != want {
+			t.Fatalf("%d tallies: allowed %d denied %d, want %d and %d", per, a, d, 40_000-want, want)
+		}
+	}
+}
