@@ -47,7 +47,7 @@ const (
 	lsb       = 0x0101010101010101
 	msb       = 0x8080808080808080
 
-	ctrlEmpty   = 0x00
+	// An empty slot's byte is 0, which matchEmpty looks for.
 	ctrlDeleted = 0x01
 	ctrlFull    = 0x80 // | seven bits of hash
 )
