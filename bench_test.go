@@ -37,6 +37,7 @@ type clockCase struct {
 }
 
 var clocks = []clockCase{
+	{"default", func() (clock.Clock, func()) { return clock.Default(), func() {} }},
 	{"mono", func() (clock.Clock, func()) { return clock.NewMono(), func() {} }},
 	{"coarse", func() (clock.Clock, func()) { c := clock.NewCoarse(time.Millisecond); return c, c.Stop }},
 }

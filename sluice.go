@@ -64,8 +64,10 @@ type config struct {
 	stripes int
 }
 
-// WithClock sets the limiter's clock (default clock.NewMono()). The caller
-// owns it: stop a clock.Coarse after Close.
+// WithClock sets the limiter's clock (default clock.Default(): the
+// processor's counter scaled to the monotonic clock where it can stand in
+// for it, clock.Mono elsewhere). The caller owns it: stop a clock.Coarse
+// after Close.
 func WithClock(c clock.Clock) Option {
 	return func(cfg *config) error {
 		if c == nil {
@@ -142,7 +144,7 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 		}
 	}
 	if cfg.clock == nil {
-		cfg.clock = clock.NewMono()
+		cfg.clock = clock.Default()
 	}
 	table, err := stripes.New[atomicbucket.Bucket](cfg.stripes)
 	if err != nil {

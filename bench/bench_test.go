@@ -32,6 +32,8 @@ func fits(im Impl, scenario string) (bool, string) {
 	switch {
 	case !im.PerKey && scenario != hotAllow && scenario != hotDeny:
 		return false, "a single limiter has no keys"
+	case im.HotOnly && scenario != hotAllow && scenario != hotDeny:
+		return false, "a variant shown on the hot key only"
 	case im.Floor && scenario == hotDeny:
 		return false, "the floor decides nothing, so it cannot deny"
 	case !im.Deny && !im.Floor && scenario != hotAllow:

@@ -64,6 +64,9 @@ type Impl struct {
 	// CopiesKey: it stores its own copy of the key's bytes (excluded from
 	// heap per key).
 	CopiesKey bool
+	// HotOnly: a variant measured only on the hot key, where it shows what
+	// one choice (here, the clock) costs.
+	HotOnly bool
 	New       func(Config) (Limiter, func(), error)
 }
 
@@ -74,8 +77,12 @@ var Impls = []Impl{
 		c := clock.NewCoarse(100 * time.Microsecond)
 		return c, c.Stop
 	})},
+	{Name: "sluice-mono", PerKey: true, Deny: true, CopiesKey: true, HotOnly: true, New: newSluice(func() (clock.Clock, func()) {
+		return clock.NewMono(), func() {}
+	})},
 	{Name: "sluice-mutex", PerKey: true, Deny: true, CopiesKey: true, New: newMutex},
-	{Name: "floor", PerKey: true, Floor: true, New: newFloor},
+	{Name: "floor", PerKey: true, Floor: true, New: newFloor(clock.Default)},
+	{Name: "floor-mono", PerKey: true, Floor: true, HotOnly: true, New: newFloor(func() clock.Clock { return clock.NewMono() })},
 	{Name: "x-time-rate", PerKey: true, Deny: true, New: newXRate},
 	{Name: "go-limiter", PerKey: true, Deny: true, New: newGoLimiter},
 	{Name: "throttled", PerKey: true, Deny: true, New: newThrottled},
@@ -133,7 +140,7 @@ func newMutex(c Config) (Limiter, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &mutexLimiter{limit: lim, clock: clock.NewMono(), table: t}, func() {}, nil
+	return &mutexLimiter{limit: lim, clock: clock.Default(), table: t}, func() {}, nil
 }
 
 func (m *mutexLimiter) Allow(key string) bool {
@@ -165,8 +172,13 @@ type floor struct {
 	clock clock.Clock
 }
 
-func newFloor(Config) (Limiter, func(), error) {
-	return &floor{m: xsync.NewMapOf[string, *atomic.Uint64](), clock: clock.NewMono()}, func() {}, nil
+// newFloor makes a floor reading mk's clock: sluice's default clock, so
+// that sluice's ratio to it is its own cost, or the runtime's monotonic
+// clock, so that the floor's own ratio shows what the clock costs.
+func newFloor(mk func() clock.Clock) func(Config) (Limiter, func(), error) {
+	return func(Config) (Limiter, func(), error) {
+		return &floor{m: xsync.NewMapOf[string, *atomic.Uint64](), clock: mk()}, func() {}, nil
+	}
 }
 
 func (f *floor) Allow(key string) bool {

@@ -71,7 +71,7 @@ func BenchmarkNow(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		clk  Clock
-	}{{"mono", NewMono()}, {"coarse", NewCoarse(time.Millisecond)}, {"manual", NewManual(0)}} {
+	}{{"mono", NewMono()}, {"default", Default()}, {"coarse", NewCoarse(time.Millisecond)}, {"manual", NewManual(0)}} {
 		b.Run("clock="+c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				c.clk.Now()

@@ -225,7 +225,7 @@ func main() {
 	}
 }
 
-var implOrder = []string{"sluice", "sluice-coarse", "sluice-mutex", "floor", "x-time-rate", "go-limiter",
+var implOrder = []string{"sluice", "sluice-coarse", "sluice-mono", "sluice-mutex", "floor", "floor-mono", "x-time-rate", "go-limiter",
 	"throttled", "ulule", "x-time-rate-single", "juju", "uber"}
 
 func orderScenarios(have []string) []string {

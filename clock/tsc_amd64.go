@@ -1,0 +1,33 @@
+package clock
+
+import (
+	"errors"
+	"os"
+	"strings"
+)
+
+func rdtsc() uint64
+
+func cpuid(leaf uint32) (a, b, c, d uint32)
+
+// counterUsable reports whether the time-stamp counter can stand in for
+// the monotonic clock: the processor says it ticks at a constant rate in
+// every power state (invariant TSC), and the kernel itself keeps time by it
+// (its clocksource is "tsc"), which it only does after checking that the
+// counters of all cores agree, and stops doing if they drift apart.
+func counterUsable() error {
+	if max, _, _, _ := cpuid(0x80000000); max < 0x80000007 {
+		return errors.New("clock: the processor does not report an invariant TSC")
+	}
+	if _, _, _, d := cpuid(0x80000007); d&(1<<8) == 0 {
+		return errors.New("clock: the processor's TSC is not invariant")
+	}
+	src, err := os.ReadFile("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+	if err != nil {
+		return errors.New("clock: cannot read the kernel's clocksource: " + err.Error())
+	}
+	if s := strings.TrimSpace(string(src)); s != "tsc" {
+		return errors.New("clock: the kernel keeps time by " + s + ", not the TSC")
+	}
+	return nil
+}
