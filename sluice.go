@@ -158,10 +158,18 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 // Allow reports whether one token may be taken for key now, and takes it.
 // A new key refused at the key cap is reported as false.
 func (l *Limiter) Allow(key string) bool {
+	// The clock is read first, so that the processor can overlap the read
+	// with hashing the key; the default clock is called directly.
+	var now time.Duration
+	if c, ok := l.clock.(*clock.Counter); ok {
+		now = c.Now()
+	} else {
+		now = l.clock.Now()
+	}
 	st, k := l.table.Of(key)
 	if b := st.Load(k); b != nil {
 		// The hot path: an existing key, cost 1, no Decision to fill.
-		switch b.Allow(&l.limit, l.clock, 1) {
+		switch b.AllowFrom(&l.limit, l.clock, now, 1) {
 		case atomicbucket.Allowed:
 			l.table.Count(true)
 			return true

@@ -49,13 +49,22 @@ func (b *Bucket) Dead() bool { return b.state.Load()&tombstone != 0 }
 // Allow takes cost tokens at the clock's time and reports only the status;
 // it skips the divisions that a full Decision needs.
 func (b *Bucket) Allow(l *Limit, clk clock.Clock, cost int64) Status {
-	st, _, _ := b.take(l, clk, 0, cost)
+	st, _, _ := b.take(l, clk, readClock(clk), cost)
+	return st
+}
+
+// AllowFrom is Allow with the clock already read: now is clk's reading,
+// taken by the caller just before (a caller that reads the clock first can
+// overlap the read with its own work, such as hashing the key). A state
+// further ahead of now than a fresh reading allows makes it read clk again.
+func (b *Bucket) AllowFrom(l *Limit, clk clock.Clock, now time.Duration, cost int64) Status {
+	st, _, _ := b.take(l, clk, now, cost)
 	return st
 }
 
 // Take takes cost tokens at the clock's time.
 func (b *Bucket) Take(l *Limit, clk clock.Clock, cost int64) Decision {
-	return l.describe(b.take(l, clk, 0, cost))
+	return l.describe(b.take(l, clk, readClock(clk), cost))
 }
 
 // TakeAt takes cost tokens at an explicit time now, which should be a
@@ -65,7 +74,17 @@ func (b *Bucket) TakeAt(l *Limit, now time.Duration, cost int64) Decision {
 	return l.describe(b.take(l, nil, now, cost))
 }
 
-// take is the CAS loop. The clock is read once, before the first load, so
+// readClock reads clk; the default clock is called directly, not through
+// the interface.
+func readClock(clk clock.Clock) time.Duration {
+	if c, ok := clk.(*clock.Counter); ok {
+		return c.Now()
+	}
+	return clk.Now()
+}
+
+// take is the CAS loop. now is an explicit time (clk nil), or a reading of
+// clk that the caller took just before. The clock is read once, before the first load, so
 // that the window between a load and its CAS is a few instructions: read
 // between them, a 30ns clock read made two cores' CASes fail each other
 // and lose to a mutex. A retry reuses now: older than the state by
@@ -77,9 +96,6 @@ func (b *Bucket) TakeAt(l *Limit, now time.Duration, cost int64) Decision {
 func (b *Bucket) take(l *Limit, clk clock.Clock, now time.Duration, cost int64) (Status, int64, int64) {
 	if st := l.checkCost(cost); st != Allowed {
 		return st, 0, 0
-	}
-	if clk != nil {
-		now = clk.Now()
 	}
 	reread := clk == nil // an explicit time is never re-read
 	old := b.state.Load()

@@ -484,4 +484,14 @@ func TestStalledReader(t *testing.T) {
 	if d := b.Take(l, clk, 1); clk.reads != 1 || d.OK() {
 		t.Fatalf("fresh denial: %d reads, %+v", clk.reads, d)
 	}
+	// AllowFrom with a reading the caller took before it stalled: the
+	// bucket reads the clock again, as Take does with its own reading.
+	clk = &seqClock{readings: []time.Duration{103 * time.Second}}
+	if st := b.AllowFrom(l, clk, 2*time.Second, 1); clk.reads != 1 || st != Allowed {
+		t.Fatalf("AllowFrom with a stale reading: %d reads, %v", clk.reads, st)
+	}
+	clk = &seqClock{readings: []time.Duration{103 * time.Second}}
+	if st := b.AllowFrom(l, clk, 103*time.Second, 2); clk.reads != 0 || st != Denied {
+		t.Fatalf("AllowFrom with a fresh reading: %d reads, %v", clk.reads, st)
+	}
 }

@@ -67,7 +67,7 @@ type Impl struct {
 	// HotOnly: a variant measured only on the hot key, where it shows what
 	// one choice (here, the clock) costs.
 	HotOnly bool
-	New       func(Config) (Limiter, func(), error)
+	New     func(Config) (Limiter, func(), error)
 }
 
 // Impls is every implementation, sluice first.

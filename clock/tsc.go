@@ -103,16 +103,27 @@ func newCounter(count func() uint64, mono func() time.Duration) *Counter {
 	return c
 }
 
-// Now returns the time since the clock's origin.
-func (c *Counter) Now() time.Duration { return c.at(rdtsc()) }
+// Now returns the time since the clock's origin. It is at(rdtsc()) written
+// out, so that the reading is one call (the counter) deep.
+func (c *Counter) Now() time.Duration {
+	t := rdtsc()
+	if s := c.p.Load(); t-s.base < s.span {
+		return s.read(t)
+	}
+	return c.calibrate(t)
+}
 
 // at is the reading at counter value t.
 func (c *Counter) at(t uint64) time.Duration {
-	s := c.p.Load()
-	if d := t - s.base; d < s.span {
-		return s.ns + time.Duration(d*s.mult>>32)
+	if s := c.p.Load(); t-s.base < s.span {
+		return s.read(t)
 	}
 	return c.calibrate(t)
+}
+
+// read is the reading at t, for t within the span.
+func (s *scale) read(t uint64) time.Duration {
+	return s.ns + time.Duration((t-s.base)*s.mult>>32)
 }
 
 // extend is the reading s gives at t, past its span if need be; ok is
@@ -160,8 +171,8 @@ func (c *Counter) calibrate(t uint64) time.Duration {
 	}
 	defer c.mu.Unlock()
 	s = c.p.Load()
-	if d := t - s.base; d < s.span { // another caller just did it
-		return s.ns + time.Duration(d*s.mult>>32)
+	if t-s.base < s.span { // another caller just did it
+		return s.read(t)
 	}
 	if s.span != 0 && int64(t-s.base) < 0 && int64(t-s.base) > -skew {
 		return s.ns // a core whose counter reads a hair behind the base

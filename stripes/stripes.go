@@ -141,10 +141,7 @@ func (t *Table[B, P]) At(i int) *Stripe[B, P] { return &t.stripes[i] }
 // writes nothing. The bucket may be dead (evicted, or frozen by a rebuild):
 // a caller that finds it so calls LoadOrInsert, which waits for the rebuild.
 func (s *Stripe[B, P]) Load(k Key) P {
-	if sl := s.tab.Load().find(k); sl != nil {
-		return P(&sl.b)
-	}
-	return nil
+	return P(s.tab.Load().find(k))
 }
 
 // LoadOrInsert returns the live bucket stored under k. If there is none and
@@ -157,8 +154,8 @@ func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.tab.Load()
-	if sl := t.find(k); sl != nil {
-		return P(&sl.b)
+	if b := t.find(k); b != nil {
+		return P(b)
 	}
 	if !admit() {
 		return nil

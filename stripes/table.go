@@ -99,15 +99,15 @@ func match(c, b uint64) uint64 {
 // lowest set bit marks the lowest empty byte.
 func matchEmpty(c uint64) uint64 { return (c - lsb) &^ c & msb }
 
-// find returns the slot holding k, or nil. It takes no lock.
-func (t *table[B]) find(k Key) *slot[B] {
+// find returns the bucket stored under k, or nil. It takes no lock.
+func (t *table[B]) find(k Key) *B {
 	g, tag := t.home(k.Hash)
 	for {
 		c := t.ctrl[g].Load()
 		for m := match(c, tag); m != 0; m &= m - 1 {
 			sl := &t.slots[g*groupSize+uint64(bits.TrailingZeros64(m)>>3)]
 			if sl.key == k.S {
-				return sl
+				return &sl.b
 			}
 		}
 		if matchEmpty(c) != 0 {
