@@ -20,8 +20,11 @@
 //
 // # Time
 //
-// Allow and AllowN read the limiter's clock (clock.Mono by default, or a
-// clock.Coarse or clock.Manual given with WithClock). AllowAt takes the time
+// Allow and AllowN read the limiter's clock: by default clock.Default(),
+// the processor's time-stamp counter scaled to the runtime's monotonic
+// clock where the counter can stand in for it (clock.Counter), clock.Mono
+// elsewhere; or a clock.Mono, clock.Coarse or clock.Manual given with
+// WithClock. AllowAt takes the time
 // explicitly, for tests, replays and callers deciding many keys at one
 // instant; the time must be a reading of the limiter's clock (Limiter.Now).
 // An earlier time than a key has already seen makes a decision stricter,

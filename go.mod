@@ -1,6 +1,6 @@
 module github.com/seed997/sluice
 
-go 1.24
+go 1.26.0
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0

@@ -265,7 +265,7 @@ func BenchmarkMemory(b *testing.B) {
 		keys[i] = keyName(i)
 	}
 	for _, im := range Impls {
-		if !im.PerKey {
+		if !im.PerKey || im.HotOnly {
 			continue
 		}
 		b.Run(fmt.Sprintf("scenario=heap-1M/impl=%s", im.Name), func(b *testing.B) {

@@ -1,6 +1,7 @@
 // Package clock provides the time sources of a sluice limiter: the process's
-// monotonic clock, a coarse cached reading of it, and a manual clock for
-// deterministic tests.
+// monotonic clock (Mono), the processor's counter scaled to it (Counter, the
+// default where it is usable), a coarse cached reading (Coarse), and a
+// manual clock for deterministic tests.
 //
 // A reading is a time.Duration elapsed since the clock's own origin. Only
 // differences between readings of one clock mean anything; they are never
@@ -14,7 +15,9 @@ import (
 )
 
 // Clock is a monotonic time source. Now must be safe for concurrent use and
-// must never go backwards for a single caller.
+// should not go backwards for a single caller. A limiter tolerates one that
+// does (a Manual clock set back, a Counter stepping away a counter jump):
+// an earlier reading only makes a decision stricter.
 type Clock interface {
 	Now() time.Duration
 }
