@@ -63,41 +63,37 @@ func BenchmarkAllow(b *testing.B) {
 }
 
 func benchHot(b *testing.B, cc clockCase, hot, mode string) {
-	{
-		{
-			b.Run(fmt.Sprintf("impl=floor/clock=%s/keylen=%d/mode=%s", cc.name, len(hot), mode), func(b *testing.B) {
-				clk, stop := cc.make()
-				defer stop()
-				f := &floor{m: xsync.NewMapOf[string, *atomic.Uint64](), clk: clk}
-				f.m.Store(hot, new(atomic.Uint64))
-				if !f.allow(hot) {
-					b.Fatal("floor setup broken")
-				}
-				loop(b, mode, func() bool { f.allow(hot); return true })
-			})
-			b.Run(fmt.Sprintf("impl=sluice/clock=%s/keylen=%d/mode=%s", cc.name, len(hot), mode), func(b *testing.B) {
-				clk, stop := cc.make()
-				defer stop()
-				lim, err := sluice.New(admitAll, 1_000_000, sluice.WithClock(clk))
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer lim.Close()
-				lim.Allow(hot)
-				loop(b, mode, func() bool { return lim.Allow(hot) })
-				if s := lim.Stats(); s.Denied != 0 {
-					b.Fatalf("the admitting setup denied %d of %d", s.Denied, s.Allowed)
-				}
-			})
+	b.Run(fmt.Sprintf("impl=floor/clock=%s/keylen=%d/mode=%s", cc.name, len(hot), mode), func(b *testing.B) {
+		clk, stop := cc.make()
+		defer stop()
+		f := &floor{m: xsync.NewMapOf[string, *atomic.Uint64](), clk: clk}
+		f.m.Store(hot, new(atomic.Uint64))
+		if !f.allow(hot) {
+			b.Fatal("floor setup broken")
 		}
-	}
+		loop(b, mode, func() bool { f.allow(hot); return true })
+	})
+	b.Run(fmt.Sprintf("impl=sluice/clock=%s/keylen=%d/mode=%s", cc.name, len(hot), mode), func(b *testing.B) {
+		clk, stop := cc.make()
+		defer stop()
+		lim, err := sluice.New(admitAll, 1_000_000, sluice.WithClock(clk))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer lim.Close()
+		lim.Allow(hot)
+		loop(b, mode, func() bool { return lim.Allow(hot) })
+		if s := lim.Stats(); s.Denied != 0 {
+			b.Fatalf("the admitting setup denied %d of %d", s.Denied, s.Allowed)
+		}
+	})
 }
 
 // BenchmarkAllowDenied is Allow on a hot key that is always empty: a
 // denial reads the state and writes nothing.
 func BenchmarkAllowDenied(b *testing.B) {
 	for _, mode := range []string{"serial", "parallel"} {
-		b.Run("impl=sluice/clock=mono/mode="+mode, func(b *testing.B) {
+		b.Run("impl=sluice/clock=default/mode="+mode, func(b *testing.B) {
 			lim, _ := sluice.New(sluice.Per(1, time.Hour), 1)
 			defer lim.Close()
 			lim.Allow("hot")
@@ -114,7 +110,7 @@ func BenchmarkAllowKeys(b *testing.B) {
 	for _, n := range []int{1_000, 1_000_000} {
 		keys := makeKeys(n)
 		for _, mode := range []string{"serial", "parallel"} {
-			b.Run(fmt.Sprintf("impl=sluice/clock=mono/keys=%d/mode=%s", n, mode), func(b *testing.B) {
+			b.Run(fmt.Sprintf("impl=sluice/clock=default/keys=%d/mode=%s", n, mode), func(b *testing.B) {
 				lim, _ := sluice.New(admitAll, 1_000_000)
 				defer lim.Close()
 				for _, k := range keys {
@@ -135,8 +131,8 @@ func BenchmarkAllowKeys(b *testing.B) {
 // BenchmarkMemory measures the live heap per key at 1M keys. The limiter
 // keeps its own copy of each key; the bytes of those copies are measured
 // separately (the same strings.Clone of every key, alone) and subtracted,
-// so B/key is the map (buckets, entries with the key's header and hash) and
-// the bucket state. ns/op is meaningless here.
+// so B/key is the stripes' tables (slots holding the key's header and the
+// bucket, and control bytes). ns/op is meaningless here.
 func BenchmarkMemory(b *testing.B) {
 	const n = 1_000_000
 	keys := makeKeys(n)
