@@ -164,10 +164,15 @@ func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
 		t = s.rebuild(s.live + 1)
 	}
 	// The copy: the table must never pin a caller's buffer (a request's
-	// whole header block, say) for as long as the key lives.
-	sl := t.insert(k.Hash, strings.Clone(k.S), func(b *B) { start(P(b)) })
+	// whole header block, say) for as long as the key lives. A short key
+	// is copied into its slot; a long one is cloned here.
+	key := k.S
+	if len(key) > inlineKey {
+		key = strings.Clone(key)
+	}
+	b := t.insert(k.Hash, key, func(b *B) { start(P(b)) })
 	s.live++
-	return P(&sl.b)
+	return P(b)
 }
 
 // Sweep offers every live bucket to evict, under the stripe's lock; a
@@ -180,28 +185,31 @@ func (s *Stripe[B, P]) Sweep(evict func(P) bool) int {
 	t := s.tab.Load()
 	n := t.sweep(func(b *B) bool { return evict(P(b)) })
 	s.live -= n
-	if n > 0 && len(t.ctrl) > 4 && 4*s.live < t.used {
+	if n > 0 && len(t.groups) > 4 && 4*s.live < t.used {
 		s.rebuild(s.live)
 	}
 	return n
 }
 
 // Range calls f on every live key and its bucket, under the stripe's lock,
-// until f returns false.
+// until f returns false. A key of up to 16 bytes is a string pointing into
+// the table, whose bytes never change; keeping it keeps that table's memory
+// alive.
 func (s *Stripe[B, P]) Range(f func(key string, b P) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.tab.Load().each(func(sl *slot[B]) bool { return f(sl.key, P(&sl.b)) })
+	s.tab.Load().each(func(key string, b *B) bool { return f(key, P(b)) })
 }
 
 // Size returns the number of live keys in the stripe, the number of slots
-// its table has, and the table's bytes (slots and control words, not the
+// its table has, and the table's bytes (its groups, which hold the bytes of
+// keys up to 16 bytes, and the arrays of longer keys' strings, not those
 // keys' bytes), for memory accounting.
 func (s *Stripe[B, P]) Size() (keys, slots, bytes int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.tab.Load()
-	return s.live, len(t.slots), len(t.slots)*int(unsafe.Sizeof(slot[B]{})) + len(t.ctrl)*8
+	return s.live, len(t.groups) * groupSize, t.bytes()
 }
 
 // rebuild moves every live bucket into a new table sized for need keys and
@@ -214,12 +222,13 @@ func (s *Stripe[B, P]) rebuild(need int) *table[B] {
 	old := s.tab.Load()
 	nt := newTable[B](groupsFor(need), old.seed)
 	live := 0
-	old.each(func(sl *slot[B]) bool {
-		state, ok := P(&sl.b).Freeze()
+	old.each(func(key string, b *B) bool {
+		state, ok := P(b).Freeze()
 		if !ok {
 			return true // dead, so not live: cannot happen under the lock, but never copy it
 		}
-		nt.insert(xxhash.Sum64String(sl.key), sl.key, func(b *B) { P(b).Thaw(state) })
+		// A short key's string points into the old slot; insert copies it.
+		nt.insert(xxhash.Sum64String(key), key, func(b *B) { P(b).Thaw(state) })
 		live++
 		return true
 	})

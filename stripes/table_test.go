@@ -2,6 +2,7 @@ package stripes
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -55,6 +56,73 @@ func (c *ctr) kill() bool {
 func always() bool { return true }
 
 func startAt(v uint64) func(*ctr) { return func(c *ctr) { c.v.Store(v) } }
+
+// Keys of every length around the inline limit (16 bytes), keys that
+// differ only past it, and prefixes of one another are told apart, before
+// and after rebuilds, and Range gives each key back as it was inserted.
+func TestKeyLengths(t *testing.T) {
+	long := strings.Repeat("0123456789abcdef", 4)
+	var keys []string
+	for n := 0; n <= len(long); n++ {
+		keys = append(keys, long[:n]) // each a prefix of the next
+	}
+	for n := 17; n <= len(long); n += 7 {
+		keys = append(keys, long[:16]+strings.Repeat("z", n-16)) // shares 16 bytes with a prefix above
+	}
+	keys = append(keys, "\x00", "\x00\x00", strings.Repeat("\x00", 16), strings.Repeat("\x00", 17))
+	// Many keys of one length: with seven bits of tag, a probe meets
+	// same-length keys whose tag matches, which only the bytes tell apart.
+	var absent []string
+	for _, w := range []int{7, 8, 16, 17} {
+		for i := range 300 {
+			keys = append(keys, fmt.Sprintf("%0*d", w, i))
+			absent = append(absent, fmt.Sprintf("%0*d", w, i+1000))
+		}
+	}
+	const filler = 1 << 40
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	check := func(when string) {
+		for i, key := range keys {
+			_, k := tb.Of(strings.Clone(key))
+			if b := st.Load(k); b == nil || b.v.Load() != uint64(i) {
+				t.Fatalf("%s: key %q (%d bytes) found %v", when, key, len(key), b)
+			}
+		}
+		seen := map[string]bool{}
+		st.Range(func(key string, b *ctr) bool {
+			if b.v.Load() == filler && strings.HasPrefix(key, "filler-") {
+				return true
+			}
+			if i := int(b.v.Load()); i >= len(keys) || keys[i] != key || seen[key] {
+				t.Fatalf("%s: Range gave %q with bucket %d", when, key, i)
+			}
+			seen[key] = true
+			return true
+		})
+		if len(seen) != len(keys) {
+			t.Fatalf("%s: Range gave %d keys of %d", when, len(seen), len(keys))
+		}
+	}
+	for i, key := range keys {
+		_, k := tb.Of(key)
+		if st.LoadOrInsert(k, always, startAt(uint64(i))) == nil {
+			t.Fatalf("insert %q", key)
+		}
+	}
+	check("inserted")
+	for i := range 1000 { // rebuilds move every key
+		_, k := tb.Of(fmt.Sprint("filler-", i))
+		st.LoadOrInsert(k, always, startAt(filler))
+	}
+	check("after rebuilds")
+	absent = append(absent, long[:16]+"y", long+"0", "\x00\x00\x00")
+	for _, key := range absent {
+		if _, k := tb.Of(key); st.Load(k) != nil {
+			t.Fatalf("absent key %q found", key)
+		}
+	}
+}
 
 // TestTable inserts enough keys into one stripe to rebuild it many times
 // and checks that every key keeps its bucket's state, absent keys are not
