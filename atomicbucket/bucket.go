@@ -131,9 +131,10 @@ func (b *Bucket) take(l *Limit, clk clock.Clock, now time.Duration, cost int64) 
 		if b.state.CompareAndSwap(old, next) {
 			return Allowed, base, need
 		}
-		// Contended. A plain load would fetch the line shared and the CAS
-		// would need a second transfer to own it, which another core can
-		// win again; Add(0) reads the state with the line already owned.
+		// Contended: another core wrote the state since it was read. Back
+		// off before reading it again, so that the core that won keeps the
+		// line for its next few decisions instead of losing it at once.
+		pause(8)
 		old = b.state.Add(0)
 	}
 }

@@ -23,7 +23,7 @@ import (
 // heads its group's slots in memory (216 bytes a group), as in Go's own
 // maps: a separate array of control words put the word and the slot on
 // different pages, and a key's bytes outside the slot were a third place,
-// so a cold lookup paid three TLB misses where it now pays one.
+// so a cold lookup touched three pages where it now touches one.
 //
 // Concurrency. Lookups take no lock: they load a group's control word
 // atomically and read the slots it marks full. Everything else (insert,

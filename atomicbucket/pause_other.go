@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package atomicbucket
+
+func pause(int) {}
