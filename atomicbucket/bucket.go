@@ -134,6 +134,9 @@ func (b *Bucket) take(l *Limit, clk clock.Clock, now time.Duration, cost int64) 
 		// Contended: another core wrote the state since it was read. Back
 		// off before reading it again, so that the core that won keeps the
 		// line for its next few decisions instead of losing it at once.
+		// Then read it with Add(0), which fetches the line owned: a plain
+		// load would fetch it shared, and the CAS would need a second
+		// transfer to own it, which another core could win again.
 		pause(8)
 		old = b.state.Add(0)
 	}
