@@ -12,8 +12,8 @@ import (
 // runtime's monotonic clock. The kernel's own monotonic clock is that
 // counter scaled, but Go reaches it through the vDSO with a switch to the
 // system stack: about 28 ns a read here, more than half of a hot decision
-// that uses it. The
-// counter itself is about 10 ns. Counter keeps the scale in one immutable
+// that uses it. The counter itself is about 10 ns. Counter keeps the scale
+// in one immutable
 // record that a reading loads with one atomic load: a reading is the
 // counter, a subtraction, a multiplication and a shift.
 //
