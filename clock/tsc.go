@@ -13,9 +13,8 @@ import (
 // counter scaled, but Go reaches it through the vDSO with a switch to the
 // system stack: about 28 ns a read here, more than half of a hot decision
 // that uses it. The counter itself is about 10 ns. Counter keeps the scale
-// in one immutable
-// record that a reading loads with one atomic load: a reading is the
-// counter, a subtraction, a multiplication and a shift.
+// in one immutable record that a reading loads with one atomic load: a
+// reading is the counter, a subtraction, a multiplication and a shift.
 //
 // # Calibration
 //
