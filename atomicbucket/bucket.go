@@ -84,10 +84,10 @@ func readClock(clk clock.Clock) time.Duration {
 }
 
 // take is the CAS loop. now is an explicit time (clk nil), or a reading of
-// clk that the caller took just before. The clock is read once, before the first load, so
-// that the window between a load and its CAS is a few instructions: read
-// between them, a 30ns clock read made two cores' CASes fail each other
-// and lose to a mutex. A retry reuses now: older than the state by
+// clk that the caller took before the first load, so that the window
+// between a load and its CAS is a few instructions: read between them, a
+// 30ns clock read made two cores' CASes fail each other and lose to a
+// mutex. A retry reuses now: older than the state by
 // nanoseconds, it can only make the decision stricter. A state more than
 // the burst ahead of now cannot have been written from a fresh time, so it
 // means this goroutine stalled after reading the clock; it reads the clock

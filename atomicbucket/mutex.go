@@ -71,12 +71,8 @@ func (b *MutexBucket) take(l *Limit, clk clock.Clock, now time.Duration, cost in
 	if b.state&tombstone != 0 {
 		return Evicted, 0, 0
 	}
-	// Inside the lock: no other goroutine can make it stale. The default
-	// clock is called directly, as the CAS bucket does.
-	if c, ok := clk.(*clock.Counter); ok {
-		now = c.Now()
-	} else if clk != nil {
-		now = clk.Now()
+	if clk != nil {
+		now = readClock(clk) // inside the lock: no other goroutine can make it stale
 	}
 	next, ok, base, need := l.step(b.state, now, cost)
 	if ok {
