@@ -1,6 +1,7 @@
 package stripes
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
 	"sync/atomic"
@@ -145,7 +146,22 @@ func (gr *group[B]) holds(i uint64, s string) bool {
 	if len(s) > inlineKey {
 		return n == longKey && gr.long[i] == s
 	}
-	return int(n) == len(s) && string(gr.slots[i].kb[:n]) == s
+	return int(n) == len(s) && sameShort(&gr.slots[i].kb, s)
+}
+
+// sameShort reports whether the first len(s) bytes of kb are s, for
+// len(s) <= inlineKey. A key of 8 bytes or more is compared as two
+// overlapping words, in line: the string comparison calls the runtime's
+// memequal, a call on every decision's path that costs more than the
+// compare itself.
+func sameShort(kb *[inlineKey]byte, s string) bool {
+	n := len(s)
+	if n < 8 {
+		return string(kb[:n]) == s
+	}
+	b := unsafe.Slice(unsafe.StringData(s), n)
+	return binary.LittleEndian.Uint64(b) == binary.LittleEndian.Uint64(kb[:8]) &&
+		binary.LittleEndian.Uint64(b[n-8:]) == binary.LittleEndian.Uint64(kb[n-8:])
 }
 
 // key returns slot i's key. A short key's string points into the slot,

@@ -355,3 +355,46 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// TestFindCompares holds find's key compare to every length and every
+// byte: a key differing from the stored one in any one byte, at any length,
+// is a different key. Both keys are given the same hash, so that the probe
+// reaches the stored key's slot and only its bytes can tell them apart.
+func TestFindCompares(t *testing.T) {
+	base := strings.Repeat("0123456789abcdef", 3)
+	for n := 0; n <= len(base); n++ {
+		key := base[:n]
+		tb := newTable[ctr](1, 1)
+		tb.insert(0, strings.Clone(key), func(*ctr) {})
+		if tb.find(Key{S: strings.Clone(key)}) == nil {
+			t.Fatalf("%d bytes: %q not found", n, key)
+		}
+		for j := 0; j < n; j++ {
+			other := []byte(key)
+			other[j] ^= 0x20
+			if tb.find(Key{S: string(other)}) != nil {
+				t.Fatalf("%d bytes: %q found as %q (byte %d differs)", n, other, key, j)
+			}
+		}
+	}
+}
+
+// TestSameShort holds the short-key compare to every length up to 16 and
+// every byte.
+func TestSameShort(t *testing.T) {
+	for n := 0; n <= inlineKey; n++ {
+		var kb [inlineKey]byte
+		key := "0123456789abcdef"[:n]
+		copy(kb[:], key)
+		if !sameShort(&kb, strings.Clone(key)) {
+			t.Fatalf("%d bytes: %q not found equal to itself", n, key)
+		}
+		for i := 0; i < n; i++ {
+			other := []byte(key)
+			other[i] ^= 0x20
+			if sameShort(&kb, string(other)) {
+				t.Fatalf("%d bytes: %q found equal to %q (byte %d differs)", n, other, key, i)
+			}
+		}
+	}
+}
