@@ -378,23 +378,3 @@ func TestFindCompares(t *testing.T) {
 		}
 	}
 }
-
-// TestSameShort holds the short-key compare to every length up to 16 and
-// every byte.
-func TestSameShort(t *testing.T) {
-	for n := 0; n <= inlineKey; n++ {
-		var kb [inlineKey]byte
-		key := "0123456789abcdef"[:n]
-		copy(kb[:], key)
-		if !sameShort(&kb, strings.Clone(key)) {
-			t.Fatalf("%d bytes: %q not found equal to itself", n, key)
-		}
-		for i := 0; i < n; i++ {
-			other := []byte(key)
-			other[i] ^= 0x20
-			if sameShort(&kb, string(other)) {
-				t.Fatalf("%d bytes: %q found equal to %q (byte %d differs)", n, other, key, i)
-			}
-		}
-	}
-}
