@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed997/sluice/atomicbucket"
 	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/internal/mutant"
 	"github.com/seed997/sluice/stripes"
 	"github.com/seed997/sluice/sweeper"
 )
@@ -159,9 +160,10 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 // A new key refused at the key cap is reported as false.
 func (l *Limiter) Allow(key string) bool {
 	// The clock is read first, so that the processor can overlap the read
-	// with hashing the key; the default clock is called directly. This is
-	// atomicbucket's readClock written out: Counter.Now inlines here, and
-	// a shared helper is too large to inline, so it would add a call.
+	// with hashing the key; the default clock is called directly, not
+	// through the interface. This is atomicbucket's readClock written out:
+	// readClock is too large to inline (Counter.Now does not inline
+	// either), so calling it would put one more call on this path.
 	var now time.Duration
 	if c, ok := l.clock.(*clock.Counter); ok {
 		now = c.Now()
@@ -171,6 +173,14 @@ func (l *Limiter) Allow(key string) bool {
 	st, k := l.table.Of(key)
 	if b := st.Load(k); b != nil {
 		// The hot path: an existing key, cost 1, no Decision to fill.
+		// TryOne inlines here and admits in the common case; everything
+		// else (a denial, a lost CAS, a dead bucket) goes to AllowFrom.
+		// The CASAsStore mutant must reach its broken store in take, so
+		// that the stress harness still sees every admission go through it.
+		if !mutant.Is(mutant.CASAsStore) && b.TryOne(&l.limit, now) {
+			l.table.Count(true)
+			return true
+		}
 		switch b.AllowFrom(&l.limit, l.clock, now, 1) {
 		case atomicbucket.Allowed:
 			l.table.Count(true)

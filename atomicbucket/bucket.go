@@ -62,6 +62,22 @@ func (b *Bucket) AllowFrom(l *Limit, clk clock.Clock, now time.Duration, cost in
 	return st
 }
 
+// TryOne is a first, lock-free attempt to take one token at now, a fresh
+// reading of the clock, written small enough to inline into its caller,
+// where the call into take would cost more than the attempt itself. It
+// reports whether it took the token. False decides nothing: the bucket may
+// be empty, dead, or ahead of a stalled reading, or another core's CAS may
+// have come first; the caller then decides with AllowFrom, which handles
+// each case. A denial goes that way too, at the cost of reading the state
+// twice, because deciding it here as well would no longer inline.
+func (b *Bucket) TryOne(l *Limit, now time.Duration) bool {
+	old := b.state.Load()
+	v := l.vnow(now)
+	need := max(offset(old, v), 0) + l.token
+	return need <= l.tau && old&tombstone == 0 &&
+		b.state.CompareAndSwap(old, (v+uint64(need))&tatMask)
+}
+
 // Take takes cost tokens at the clock's time.
 func (b *Bucket) Take(l *Limit, clk clock.Clock, cost int64) Decision {
 	return l.describe(b.take(l, clk, readClock(clk), cost))

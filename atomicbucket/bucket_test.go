@@ -495,3 +495,47 @@ func TestStalledReader(t *testing.T) {
 		t.Fatalf("AllowFrom with a fresh reading: %d reads, %v", clk.reads, st)
 	}
 }
+
+// TestTryOne holds the inlined first attempt to the full decision: from
+// the same state at the same time, with no other goroutine, TryOne takes
+// the token exactly when TakeAt admits one, and leaves the same state; it
+// never takes from a dead bucket, and a false writes nothing. The states
+// are drawn around every boundary: full, one token short, a backlog just
+// inside and just past the burst, a state ahead of a stalled reading, and
+// each of those dead.
+func TestTryOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	limits := []*Limit{
+		mustLimit(t, 7, time.Second, 3),
+		mustLimit(t, 3, 10*time.Second, 1),
+		mustLimit(t, maxPrime, time.Second, 1<<20),
+		mustLimit(t, 1, time.Hour, 5),
+	}
+	for _, l := range limits {
+		for i := 0; i < 20000; i++ {
+			now := time.Duration(rng.Int64N(1 << 50))
+			v := l.vnow(now)
+			offsets := []int64{-l.tau, -1, 0, 1, l.tau - l.token, l.tau - l.token + 1, l.tau, l.tau + 1, 2 * l.tau,
+				rng.Int64N(2*l.tau+2) - l.tau}
+			off := offsets[rng.IntN(len(offsets))]
+			state := (v + uint64(off)) & tatMask
+			if rng.IntN(4) == 0 {
+				state |= tombstone
+			}
+			a, b := &Bucket{}, &Bucket{}
+			a.state.Store(state)
+			b.state.Store(state)
+			took := a.TryOne(l, now)
+			d := b.TakeAt(l, now, 1)
+			if took != d.OK() {
+				t.Fatalf("limit %+v offset %d dead %v: TryOne %v, TakeAt %v", *l, off, state&tombstone != 0, took, d.Status)
+			}
+			if took && a.state.Load() != b.state.Load() {
+				t.Fatalf("limit %+v offset %d: TryOne left %#x, TakeAt %#x", *l, off, a.state.Load(), b.state.Load())
+			}
+			if !took && a.state.Load() != state {
+				t.Fatalf("limit %+v offset %d: a false TryOne wrote %#x over %#x", *l, off, a.state.Load(), state)
+			}
+		}
+	}
+}
