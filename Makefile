@@ -1,4 +1,8 @@
 # sluice: every target works from a fresh clone (Go fetches the modules).
+# bash with pipefail, so that a benchmark that fails is not hidden by tee.
+SHELL       := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
 GO        ?= go
 FUZZTIME  ?= 30s
 BENCHTIME ?= 200ms
@@ -60,6 +64,12 @@ cover:
 # floor and the peers, six scenarios, serial and parallel, heap per key),
 # quick mode (a few minutes on 2 cores; each line is printed as it lands),
 # then the table and the chart: out/bench.txt, out/bench.svg.
+#
+# COUNT is the number of rounds: each round is one process that runs every
+# benchmark once. This machine's speed drifts over seconds (a shared VM), so
+# COUNT runs of one benchmark in a row (go test -count) would hand one
+# drift to one implementation and another to the next; in rounds, every
+# implementation is measured in every phase, and the medians compare.
 BENCH_BIN = $(OUT)/bench.test
 
 $(BENCH_BIN): FORCE
@@ -67,7 +77,12 @@ $(BENCH_BIN): FORCE
 	$(GO) test -c -o $(BENCH_BIN) ./bench
 
 bench: $(BENCH_BIN)
-	$(BENCH_BIN) -test.run '^$$' -test.bench Limiters -test.benchtime $(BENCHTIME) -test.count $(COUNT) $(BENCH_CPU) -test.timeout 3h | tee $(OUT)/bench.txt
+	@: > $(OUT)/bench.txt
+	@for r in $$(seq 1 $(COUNT)); do \
+	  echo "# round $$r of $(COUNT)"; \
+	  $(BENCH_BIN) -test.run '^$$' -test.bench Limiters -test.benchtime $(BENCHTIME) -test.count 1 $(BENCH_CPU) \
+	    -test.timeout 3h | tee -a $(OUT)/bench.txt || exit 1; \
+	done
 	$(BENCH_BIN) -test.run '^$$' -test.bench Memory -test.benchtime 1x -test.count 1 | tee -a $(OUT)/bench.txt
 	$(GO) run ./bench/cmd/report -svg $(OUT)/bench.svg $(OUT)/bench.txt
 
@@ -75,11 +90,16 @@ bench: $(BENCH_BIN)
 bench-full:
 	$(MAKE) bench BENCHTIME=300ms COUNT=4 BENCH_CPU='-test.cpu $(CPUS)'
 
-# benchstat: the CAS engine beside its mutex twin, ten counts each,
-# compared by benchstat (pinned as a tool of the bench module).
+# benchstat: the CAS engine beside its mutex twin, ten rounds (processes)
+# of one run each, compared by benchstat (pinned as a tool of the bench
+# module).
 benchstat: $(BENCH_BIN)
-	$(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters/scenario=(hot-allow|hot-deny|keys-1k|keys-1M)/impl=sluice(-mutex)?$$/' \
-	  -test.benchtime 300ms -test.count 10 | tee $(OUT)/benchstat.txt
+	@: > $(OUT)/benchstat.txt
+	@for r in $$(seq 1 10); do \
+	  echo "# round $$r of 10"; \
+	  $(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters/scenario=(hot-allow|hot-deny|keys-1k|keys-1M)/impl=sluice(-mutex)?$$/' \
+	    -test.benchtime 300ms -test.count 1 | tee -a $(OUT)/benchstat.txt || exit 1; \
+	done
 	cd bench && $(GO) tool benchstat -col /impl ../$(OUT)/benchstat.txt | tee ../$(OUT)/benchstat-cmp.txt
 
 # profile: CPU, mutex and block profiles of one hot key under RunParallel,
