@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 )
 
 // ctr is a test bucket: a counter that a CAS loop increments, with the
@@ -375,6 +376,34 @@ func TestFindCompares(t *testing.T) {
 			if tb.find(Key{S: string(other)}) != nil {
 				t.Fatalf("%d bytes: %q found as %q (byte %d differs)", n, other, key, j)
 			}
+		}
+	}
+}
+
+// The buckets, which decisions write, sit on cache lines of their own,
+// apart from the control word and keys that every lookup reads: the group
+// is a whole number of lines, its buckets start on a line boundary within
+// it, and tables of every size the stripes make are allocated on a line
+// boundary: the group holds no pointer, so the allocator puts no header
+// in front of an array of them (a pointer in the group did, and shifted
+// the 3-group table 8 bytes off its line), and its size classes for
+// multiples of 256 bytes are multiples of 64.
+func TestGroupLines(t *testing.T) {
+	type bucket struct{ state uint64 }
+	var g group[bucket]
+	if size := unsafe.Sizeof(g); size%cacheLineSize != 0 {
+		t.Fatalf("Sizeof(group) = %d, not a whole number of %d-byte lines", size, cacheLineSize)
+	}
+	if off := unsafe.Offsetof(g.b); off != readOnly || off%cacheLineSize != 0 {
+		t.Fatalf("buckets at offset %d, want %d on a line boundary", off, readOnly)
+	}
+	if end := unsafe.Offsetof(g.keys) + unsafe.Sizeof(g.keys); end > readOnly {
+		t.Fatalf("keys end at %d, past the buckets' line at %d", end, readOnly)
+	}
+	for n := 1; n <= 1<<14; n += 1 + n/8 {
+		tab := newTable[bucket](n, 0)
+		if a := uintptr(unsafe.Pointer(&tab.groups[0].b)); a%cacheLineSize != 0 {
+			t.Fatalf("a table of %d groups has its first buckets at %#x, not on a line", n, a)
 		}
 	}
 }
