@@ -36,21 +36,73 @@ func check(rep *Report, cfg Config, names []string, workers []*worker, slot, t0 
 	}
 	rep.MinSaturation = -1
 	for h := 0; h < cfg.Hot; h++ {
-		ok, ratio, v := lower(h, byKey[h], workers, n, d, slot, t0, nslots)
-		switch {
-		case v != "":
-			rep.LowerChecked++
-			rep.Violations = append(rep.Violations, Violation{Kind: "lower bound", Key: names[h], Detail: v})
-		case ok:
-			rep.LowerChecked++
-			if rep.MinSaturation < 0 || ratio < rep.MinSaturation {
-				rep.MinSaturation = ratio
+		lowerSpans(rep, names[h], mergeHot(h, workers, nslots), byKey[h], n, d, slot, t0, nslots)
+	}
+}
+
+func epochs(nslots int) int { return (nslots + epochSlots - 1) / epochSlots }
+
+// mergeHot merges the workers' observations of hot key h.
+func mergeHot(h int, workers []*worker, nslots int) *hotStats {
+	m := newHotStats(nslots)
+	for _, w := range workers {
+		s := &w.hot[h]
+		for ep := range m.den {
+			if e := &s.den[ep]; e.d1a < m.den[ep].d1a {
+				m.den[ep].d1b, m.den[ep].d1a = e.d1b, e.d1a
 			}
-		default:
-			rep.LowerSkipped++
+			if e := &s.den[ep]; e.d2b > m.den[ep].d2b {
+				m.den[ep].d2b, m.den[ep].d2a = e.d2b, e.d2a
+			}
+		}
+		for i := range m.maxEnd {
+			m.maxEnd[i] = max(m.maxEnd[i], s.maxEnd[i])
+			m.quickBeg[i] = max(m.quickBeg[i], s.quickBeg[i])
+		}
+	}
+	return &m
+}
+
+// lowerSpans checks one hot key's window from every epoch's D1 to every
+// later (or the same) epoch's D2, and counts the results in rep. The
+// longest windows owe the most tokens and so catch the smallest shortfall
+// in the rate; the short ones still check the key where a stall voids every
+// window across it. A span without two denials (the tail of the slots,
+// after the run ended) has no window and is not counted.
+func lowerSpans(rep *Report, name string, m *hotStats, evs []event, n, d, slot, t0 int64, nslots int) {
+	for i := range m.den {
+		for j := i; j < len(m.den); j++ {
+			res, ratio, v := lower(m, i, j, evs, n, d, slot, t0, nslots)
+			count(rep, name, res, ratio, v)
 		}
 	}
 }
+
+// count adds one window's result to rep.
+func count(rep *Report, name string, res lowerResult, ratio float64, v string) {
+	switch res {
+	case lowerViolated:
+		rep.LowerChecked++
+		rep.Violations = append(rep.Violations, Violation{Kind: "lower bound", Key: name, Detail: v})
+	case lowerHeld:
+		rep.LowerChecked++
+		if rep.MinSaturation < 0 || ratio < rep.MinSaturation {
+			rep.MinSaturation = ratio
+		}
+	case lowerNotShown:
+		rep.LowerSkipped++
+	}
+}
+
+// lowerResult is what lower found of one window.
+type lowerResult int
+
+const (
+	lowerNoWindow lowerResult = iota // no denial to start or end the window
+	lowerNotShown                    // saturation not shown: a call stalled for most of a token
+	lowerHeld                        // checked, and enough was admitted
+	lowerViolated                    // checked, and too little was admitted
+)
 
 // upper checks one key: for every window [A, B], with A a call's start and
 // B a call's end, the tokens admitted by calls inside it are at most
@@ -93,8 +145,9 @@ func upper(evs []event, n, d, burst int64) (int64, string) {
 	return int64(len(starts)), ""
 }
 
-// lower checks hot key h. Between D1, the cost-1 denial that returned first,
-// and D2, the one that began last: at D1 the bucket held less than one token
+// lower checks a hot key's merged record m in the window from epoch i's D1,
+// the cost-1 denial that returned first among those that began in epoch i,
+// to epoch j's D2, the one that began last in epoch j: at D1 the bucket held less than one token
 // and its TAT was at most D1's end plus tau; at D2 likewise less than one,
 // so the TAT grew by more than (D2.begin − D1.end) − T, and only admissions
 // make it grow while the bucket never fills. So at least floor(n·(D2.b −
@@ -107,28 +160,15 @@ func upper(evs []event, n, d, burst int64) (int64, string) {
 // token while each admission takes at least one, and the bucket stays below
 // maxCost+1 <= burst tokens. The slots give a conservative test of that;
 // where it fails (a goroutine preempted mid-call for most of a token), the
-// key is skipped, not passed.
-func lower(h int, evs []event, workers []*worker, n, d, slot, t0 int64, nslots int) (ok bool, ratio float64, violation string) {
-	m := newHotStats(nslots)
-	for _, w := range workers {
-		s := &w.hot[h]
-		if s.d1a < m.d1a {
-			m.d1b, m.d1a = s.d1b, s.d1a
-		}
-		if s.d2b > m.d2b {
-			m.d2b, m.d2a = s.d2b, s.d2a
-		}
-		for i := range m.maxEnd {
-			m.maxEnd[i] = max(m.maxEnd[i], s.maxEnd[i])
-			m.quickBeg[i] = max(m.quickBeg[i], s.quickBeg[i])
-		}
+// window is skipped, not passed.
+func lower(m *hotStats, i, j int, evs []event, n, d, slot, t0 int64, nslots int) (res lowerResult, ratio float64, violation string) {
+	den := denials{d1b: m.den[i].d1b, d1a: m.den[i].d1a, d2b: m.den[j].d2b, d2a: m.den[j].d2a}
+	if den.d1a >= den.d2b {
+		return lowerNoWindow, 0, ""
 	}
-	if m.d1a >= m.d2b {
-		return false, 0, ""
-	}
-	last := (m.d2a - t0) / slot
+	last := (den.d2a - t0) / slot
 	if last >= int64(nslots) {
-		return false, 0, ""
+		return lowerNotShown, 0, ""
 	}
 	token := d / n // whole ns are enough for a sufficient test
 	var done int64 // latest start of a quick call two or more slots back
@@ -136,32 +176,36 @@ func lower(h int, evs []event, workers []*worker, n, d, slot, t0 int64, nslots i
 		if s >= 2 {
 			done = max(done, m.quickBeg[s-2])
 		}
-		if m.maxEnd[s] < m.d1b {
+		if m.maxEnd[s] < den.d1b {
 			continue // no call here ended after D1 began: all came before it
 		}
 		if done == 0 || m.maxEnd[s]-done >= token {
-			return false, 0, ""
+			return lowerNotShown, 0, ""
 		}
 	}
 	var got int64
 	for _, e := range evs {
-		if e.a >= m.d1b && e.b <= m.d2a {
+		if e.a >= den.d1b && e.b <= den.d2a {
 			got += int64(e.cost)
 		}
 	}
-	want := n * (m.d2b - m.d1a) / d
+	want := n * (den.d2b - den.d1a) / d
 	if got < want {
-		return true, 0, fmt.Sprintf("saturated for %dns between two denials, admitted %d tokens, at least %d due",
-			m.d2b-m.d1a, got, want)
+		return lowerViolated, 0, fmt.Sprintf("saturated for %dns between two denials, admitted %d tokens, at least %d due",
+			den.d2b-den.d1a, got, want)
 	}
 	if want == 0 {
-		return true, 1, ""
+		return lowerHeld, 1, ""
 	}
-	return true, float64(got) / float64(want), ""
+	return lowerHeld, float64(got) / float64(want), ""
 }
 
 func newHotStats(nslots int) hotStats {
-	return hotStats{d1a: 1<<63 - 1, d2b: -1 << 63, maxEnd: make([]int64, nslots), quickBeg: make([]int64, nslots)}
+	den := make([]denials, epochs(nslots))
+	for i := range den {
+		den[i] = denials{d1a: 1<<63 - 1, d2b: -1 << 63}
+	}
+	return hotStats{den: den, maxEnd: make([]int64, nslots), quickBeg: make([]int64, nslots)}
 }
 
 // maxTree is a segment tree with range add and range max (and its index).

@@ -189,8 +189,8 @@ type Report struct {
 	MaxKeys   int // most keys held at once, sampled
 
 	WindowsChecked int64 // (key, start) pairs whose every window was checked
-	LowerChecked   int   // hot keys whose lower bound was checked
-	LowerSkipped   int   // hot keys where saturation could not be shown
+	LowerChecked   int   // (hot key, epoch) windows whose lower bound was checked
+	LowerSkipped   int   // windows where saturation could not be shown
 	MinSaturation  float64
 	QuietChecked   int64 // quiet-key decisions compared with the oracle
 	QuietAhead     int64 // of those, answered by a new bucket after an eviction at a later clock reading
@@ -210,7 +210,7 @@ func (r Report) String() string {
 		r.Decisions, r.Admitted, r.Refused, r.Evictions, r.MaxKeys)
 	fmt.Fprintf(&b, "  upper bound: %d window starts checked\n", r.WindowsChecked)
 	if c.Clock.monotone() {
-		fmt.Fprintf(&b, "  lower bound: %d hot keys checked, %d not shown saturated", r.LowerChecked, r.LowerSkipped)
+		fmt.Fprintf(&b, "  lower bound: %d windows of hot keys checked, %d not shown saturated", r.LowerChecked, r.LowerSkipped)
 		if r.LowerChecked > 0 {
 			fmt.Fprintf(&b, "; lowest admitted/expected %.4f", r.MinSaturation)
 		}
@@ -288,12 +288,30 @@ type event struct {
 // end of a call that began there and the latest start of a call that began
 // and ended within one slot's length (so it ended before the slot after next
 // began). Zero is "none": starts and ends are never 0 after t0.
+//
+// The slots are grouped into epochs of epochSlots, each with its own first
+// and last denials, and the lower bound is checked in the window from every
+// epoch's first denial to every later epoch's last. One check over the
+// whole run was voided by a single stall: a goroutine (or, with the coarse
+// clock, its refresher) descheduled for most of a token anywhere in the
+// run, which the race detector and a loaded machine make likely in a run of
+// seconds, and all hot keys went unchecked at once. A stall now voids only
+// the windows across it.
 type hotStats struct {
-	d1b, d1a int64 // the cost-1 denial that returned first
-	d2b, d2a int64 // the cost-1 denial that began last
+	den      []denials // per epoch
 	maxEnd   []int64
 	quickBeg []int64
 }
+
+// denials are the bounds of one epoch's lower-bound window on a hot key.
+type denials struct {
+	d1b, d1a int64 // the cost-1 denial that returned first
+	d2b, d2a int64 // the cost-1 denial that began last
+}
+
+// epochSlots is an epoch's length in slots: 32 quarter tokens, about 1.1s
+// at 7 per second, long enough for a few tokens' refill to be owed.
+const epochSlots = 32
 
 type worker struct {
 	events []event
@@ -490,14 +508,15 @@ func (w *worker) run(cfg Config, l *sluice.Limiter, tb *timebase, names []string
 					h.quickBeg[s] = max(h.quickBeg[s], b)
 				}
 			}
-			if st == sluice.Denied && c == 1 {
-				// D1 is looked for after a warm-up of four slots, so that
-				// calls that returned before it are on record.
-				if a < h.d1a && b-t0 >= 4*slot {
-					h.d1b, h.d1a = b, a
+			if s := (b - t0) / slot; st == sluice.Denied && c == 1 && s < int64(nslots) {
+				// D1 is looked for after a warm-up of four slots into the
+				// epoch, so that calls that returned before it are on record.
+				e := &h.den[s/epochSlots]
+				if a < e.d1a && s%epochSlots >= 4 {
+					e.d1b, e.d1a = b, a
 				}
-				if b > h.d2b {
-					h.d2b, h.d2a = b, a
+				if b > e.d2b {
+					e.d2b, e.d2a = b, a
 				}
 			}
 		}

@@ -150,7 +150,7 @@ func run(o options, out io.Writer) (bool, error) {
 	}
 	fmt.Fprintf(out, "\nsummary after %.1fs (%d runs, seeds %d..%d)\n", time.Since(start).Seconds(), t.runs, o.seed, o.seed+uint64(t.runs)-1)
 	fmt.Fprintf(out, "  decisions checked      %d (%d admitted) against the upper bound, %d window starts\n", t.decisions, t.admitted, t.windows)
-	fmt.Fprintf(out, "  hot keys saturated     %d checked against the lower bound, %d not shown saturated\n", t.lowerChecked, t.lowerSkipped)
+	fmt.Fprintf(out, "  saturated windows      %d of hot keys checked against the lower bound, %d not shown saturated\n", t.lowerChecked, t.lowerSkipped)
 	fmt.Fprintf(out, "  quiet decisions        %d matched the exact reference\n", t.quiet)
 	fmt.Fprintf(out, "  evictions              %d\n", t.evictions)
 	fmt.Fprintf(out, "  histories checked      %d (%d operations, %d undecided) for linearizability\n", t.histories, t.operations, t.undecided)
