@@ -147,11 +147,12 @@ func upper(evs []event, n, d, burst int64) (int64, string) {
 
 // lower checks a hot key's merged record m in the window from epoch i's D1,
 // the cost-1 denial that returned first among those that began in epoch i,
-// to epoch j's D2, the one that began last in epoch j: at D1 the bucket held less than one token
-// and its TAT was at most D1's end plus tau; at D2 likewise less than one,
-// so the TAT grew by more than (D2.begin − D1.end) − T, and only admissions
-// make it grow while the bucket never fills. So at least floor(n·(D2.b −
-// D1.a)/d) tokens were admitted by calls that overlap [D1.b, D2.a].
+// to epoch j's D2, the one that began last in epoch j. At D1 the bucket held
+// less than one token and its TAT was at most D1's end plus tau; at D2
+// likewise less than one, so the TAT grew by more than (D2.begin − D1.end)
+// − T, and only admissions make it grow while the bucket never fills. So at
+// least floor(n·(D2.b − D1.a)/d) tokens were admitted by calls that overlap
+// [D1.b, D2.a].
 //
 // The bucket never fills (no refill is wasted) if every call i on the key
 // ends less than T after the latest start of a call that returned before i

@@ -189,7 +189,7 @@ type Report struct {
 	MaxKeys   int // most keys held at once, sampled
 
 	WindowsChecked int64 // (key, start) pairs whose every window was checked
-	LowerChecked   int   // (hot key, epoch) windows whose lower bound was checked
+	LowerChecked   int   // (hot key, span of epochs) windows whose lower bound was checked
 	LowerSkipped   int   // windows where saturation could not be shown
 	MinSaturation  float64
 	QuietChecked   int64 // quiet-key decisions compared with the oracle
