@@ -173,13 +173,18 @@ func (l *Limiter) Allow(key string) bool {
 	st, k := l.table.Of(key)
 	if b := st.Load(k); b != nil {
 		// The hot path: an existing key, cost 1, no Decision to fill.
-		// TryOne inlines here and admits in the common case; everything
-		// else (a denial, a lost CAS, a dead bucket) goes to AllowFrom.
+		// TryOne inlines here and admits in the common case, DeniesOne
+		// denies on an empty bucket; the rest (a lost CAS, a dead bucket,
+		// a stall since the clock read) goes to AllowFrom.
 		// The CASAsStore mutant must reach its broken store in take, so
 		// that the stress harness still sees every admission go through it.
 		if !mutant.Is(mutant.CASAsStore) && b.TryOne(&l.limit, now) {
 			l.table.Count(true)
 			return true
+		}
+		if b.DeniesOne(&l.limit, now) {
+			l.table.Count(false)
+			return false
 		}
 		switch b.AllowFrom(&l.limit, l.clock, now, 1) {
 		case atomicbucket.Allowed:

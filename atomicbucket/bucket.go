@@ -67,15 +67,29 @@ func (b *Bucket) AllowFrom(l *Limit, clk clock.Clock, now time.Duration, cost in
 // where the call into take would cost more than the attempt itself. It
 // reports whether it took the token. False decides nothing: the bucket may
 // be empty, dead, or ahead of a stalled reading, or another core's CAS may
-// have come first; the caller then decides with AllowFrom, which handles
-// each case. A denial goes that way too, at the cost of reading the state
-// twice, because deciding it here as well would no longer inline.
+// have come first; the caller then decides with DeniesOne and AllowFrom,
+// which handle each case. Deciding a denial here as well would no longer
+// inline, so a denial reads the state twice, both times in line.
 func (b *Bucket) TryOne(l *Limit, now time.Duration) bool {
 	old := b.state.Load()
 	v := l.vnow(now)
 	need := max(offset(old, v), 0) + l.token
 	return need <= l.tau && old&tombstone == 0 &&
 		b.state.CompareAndSwap(old, (v+uint64(need))&tatMask)
+}
+
+// DeniesOne reports whether a request for one token at now, a fresh
+// reading of the clock, is certainly denied; it writes nothing. It is
+// TryOne's companion for the caller whose TryOne failed, as small, so that
+// the common denial (an empty bucket under a flood) is decided in line too,
+// without a call into the CAS loop. False decides nothing: the bucket may
+// be dead, hold a token after all (another core's refund, or a CAS lost to
+// a core that then left tokens), or be further ahead of now than a fresh
+// reading allows (a stall since the clock read, which AllowFrom re-reads).
+func (b *Bucket) DeniesOne(l *Limit, now time.Duration) bool {
+	old := b.state.Load()
+	o := offset(old, l.vnow(now))
+	return o > l.tau-l.token && o <= l.tau && old&tombstone == 0
 }
 
 // Take takes cost tokens at the clock's time.
