@@ -504,6 +504,29 @@ func TestStalledReader(t *testing.T) {
 // inside and just past the burst, a state ahead of a stalled reading, and
 // each of those dead.
 func TestTryOne(t *testing.T) {
+	oneTokenCases(t, func(l *Limit, now time.Duration, off int64, state uint64) {
+		a, b := &Bucket{}, &Bucket{}
+		a.state.Store(state)
+		b.state.Store(state)
+		took := a.TryOne(l, now)
+		d := b.TakeAt(l, now, 1)
+		if took != d.OK() {
+			t.Fatalf("limit %+v offset %d dead %v: TryOne %v, TakeAt %v", *l, off, state&tombstone != 0, took, d.Status)
+		}
+		if took && a.state.Load() != b.state.Load() {
+			t.Fatalf("limit %+v offset %d: TryOne left %#x, TakeAt %#x", *l, off, a.state.Load(), b.state.Load())
+		}
+		if !took && a.state.Load() != state {
+			t.Fatalf("limit %+v offset %d: a false TryOne wrote %#x over %#x", *l, off, a.state.Load(), state)
+		}
+	})
+}
+
+// oneTokenCases calls f on states of several limits, at random times, that
+// sit where a one-token decision turns (empty, one token short, exactly
+// full, ahead of now by more than the burst) or anywhere at random, a
+// quarter of them dead.
+func oneTokenCases(t *testing.T, f func(l *Limit, now time.Duration, off int64, state uint64)) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	limits := []*Limit{
 		mustLimit(t, 7, time.Second, 3),
@@ -514,28 +537,14 @@ func TestTryOne(t *testing.T) {
 	for _, l := range limits {
 		for i := 0; i < 20000; i++ {
 			now := time.Duration(rng.Int64N(1 << 50))
-			v := l.vnow(now)
-			offsets := []int64{-l.tau, -1, 0, 1, l.tau - l.token, l.tau - l.token + 1, l.tau, l.tau + 1, 2 * l.tau,
+			offsets := []int64{-l.tau, -1, 0, 1, l.tau - l.token, l.tau - l.token + 1, l.tau - 1, l.tau, l.tau + 1, 2 * l.tau,
 				rng.Int64N(2*l.tau+2) - l.tau}
 			off := offsets[rng.IntN(len(offsets))]
-			state := (v + uint64(off)) & tatMask
+			state := (l.vnow(now) + uint64(off)) & tatMask
 			if rng.IntN(4) == 0 {
 				state |= tombstone
 			}
-			a, b := &Bucket{}, &Bucket{}
-			a.state.Store(state)
-			b.state.Store(state)
-			took := a.TryOne(l, now)
-			d := b.TakeAt(l, now, 1)
-			if took != d.OK() {
-				t.Fatalf("limit %+v offset %d dead %v: TryOne %v, TakeAt %v", *l, off, state&tombstone != 0, took, d.Status)
-			}
-			if took && a.state.Load() != b.state.Load() {
-				t.Fatalf("limit %+v offset %d: TryOne left %#x, TakeAt %#x", *l, off, a.state.Load(), b.state.Load())
-			}
-			if !took && a.state.Load() != state {
-				t.Fatalf("limit %+v offset %d: a false TryOne wrote %#x over %#x", *l, off, a.state.Load(), state)
-			}
+			f(l, now, off, state)
 		}
 	}
 }
@@ -546,49 +555,31 @@ func TestTryOne(t *testing.T) {
 // re-reading the clock (the state at most the burst ahead of now) DeniesOne
 // makes as well, so that it is not a check that never fires.
 func TestDeniesOne(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 17))
-	limits := []*Limit{
-		mustLimit(t, 7, time.Second, 3),
-		mustLimit(t, 3, 10*time.Second, 1),
-		mustLimit(t, maxPrime, time.Second, 1<<20),
-		mustLimit(t, 1, time.Hour, 5),
-	}
 	fired := 0
-	for _, l := range limits {
-		for i := 0; i < 20000; i++ {
-			now := time.Duration(rng.Int64N(1 << 50))
-			v := l.vnow(now)
-			offsets := []int64{-l.tau, -1, 0, 1, l.tau - l.token, l.tau - l.token + 1, l.tau - 1, l.tau, l.tau + 1, 2 * l.tau,
-				rng.Int64N(2*l.tau+2) - l.tau}
-			off := offsets[rng.IntN(len(offsets))]
-			state := (v + uint64(off)) & tatMask
-			if rng.IntN(4) == 0 {
-				state |= tombstone
-			}
-			a, b := &Bucket{}, &Bucket{}
-			a.state.Store(state)
-			b.state.Store(state)
-			denies := a.DeniesOne(l, now)
-			// The clock AllowFrom would re-read stands far enough past now
-			// for any of these states to admit: where DeniesOne denies, no
-			// re-read may be due.
-			later := now + time.Duration(2*uint64(l.tau)/uint64(l.unit)+2)
-			st := b.AllowFrom(l, clock.NewManual(later), now, 1)
-			if a.state.Load() != state {
-				t.Fatalf("limit %+v offset %d: DeniesOne wrote %#x over %#x", *l, off, a.state.Load(), state)
-			}
-			if denies && (st != Denied || b.state.Load() != state) {
-				t.Fatalf("limit %+v offset %d dead %v: DeniesOne denied, AllowFrom %v", *l, off, state&tombstone != 0, st)
-			}
-			live, fresh := state&tombstone == 0, off <= l.tau
-			if st == Denied && live && fresh && !denies {
-				t.Fatalf("limit %+v offset %d: AllowFrom denied without a re-read, DeniesOne did not", *l, off)
-			}
-			if denies {
-				fired++
-			}
+	oneTokenCases(t, func(l *Limit, now time.Duration, off int64, state uint64) {
+		a, b := &Bucket{}, &Bucket{}
+		a.state.Store(state)
+		b.state.Store(state)
+		denies := a.DeniesOne(l, now)
+		// The clock AllowFrom would re-read stands far enough past now for
+		// any of these states to admit: where DeniesOne denies, no re-read
+		// may be due.
+		later := now + time.Duration(2*uint64(l.tau)/uint64(l.unit)+2)
+		st := b.AllowFrom(l, clock.NewManual(later), now, 1)
+		if a.state.Load() != state {
+			t.Fatalf("limit %+v offset %d: DeniesOne wrote %#x over %#x", *l, off, a.state.Load(), state)
 		}
-	}
+		if denies && (st != Denied || b.state.Load() != state) {
+			t.Fatalf("limit %+v offset %d dead %v: DeniesOne denied, AllowFrom %v", *l, off, state&tombstone != 0, st)
+		}
+		live, fresh := state&tombstone == 0, off <= l.tau
+		if st == Denied && live && fresh && !denies {
+			t.Fatalf("limit %+v offset %d: AllowFrom denied without a re-read, DeniesOne did not", *l, off)
+		}
+		if denies {
+			fired++
+		}
+	})
 	if fired == 0 {
 		t.Fatal("DeniesOne never denied")
 	}
