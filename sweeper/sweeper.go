@@ -102,7 +102,9 @@ func (s *Sweeper[B, P]) Urge() {
 	}
 }
 
-// Close stops the sweeper and waits for its goroutine to end. It may be
+// Close stops the sweeper and waits for its goroutine to finish: it
+// returns once the goroutine has done its last work (closing its done
+// channel), an instant before the runtime stops counting it. It may be
 // called more than once.
 func (s *Sweeper[B, P]) Close() {
 	s.once.Do(func() { close(s.stop) })
