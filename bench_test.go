@@ -136,10 +136,12 @@ func BenchmarkAllowKeys(b *testing.B) {
 }
 
 // BenchmarkMemory measures the live heap per key at 1M keys. The limiter
-// keeps its own copy of each key; the bytes of those copies are measured
-// separately (the same strings.Clone of every key, alone) and subtracted,
-// so B/key is the stripes' tables (slots holding the key's header and the
-// bucket, and control bytes). ns/op is meaningless here.
+// keeps its own copy of each key (in the key's slot, for a key of up to 16
+// bytes); what a copy of every key takes on the heap alone (the same
+// strings.Clone of every key) is measured and subtracted, as bench/
+// subtracts it for every implementation that copies keys, so B/key is what
+// the stripes' tables cost beside the keys' bytes. ns/op is meaningless
+// here.
 func BenchmarkMemory(b *testing.B) {
 	const n = 1_000_000
 	keys := makeKeys(n)

@@ -14,9 +14,10 @@ import (
 // longer one as a string beside it. A decision on a short key no cache
 // holds then reads one group, on one page: its control word, the key's
 // bytes and its bucket, where a map of pointers to entries to buckets
-// reads four places. A key costs 32 bytes of table (its 16 bytes, its
-// bucket, its share of the group's header and padding), its bytes
-// included, at a load between 7/12 and 7/8.
+// reads four places. A slot is 32 bytes of table (its 16 key bytes, its
+// bucket, its share of the group's header and padding), so a key costs
+// 37 to 55 bytes, its bytes included, as the load moves between 7/8 and
+// 7/12.
 //
 // The layout follows the SwissTable family: slots come in groups of eight,
 // and one uint64 per group holds a control byte per slot: empty, deleted,
