@@ -476,3 +476,55 @@ func TestClockBackwards(t *testing.T) {
 		t.Fatal("state moved while the clock was behind")
 	}
 }
+
+// scriptClock returns its readings in order, then repeats the last: a
+// goroutine that stalls between reading the clock and deciding.
+type scriptClock struct {
+	reads    atomic.Int64
+	readings []time.Duration
+}
+
+func (c *scriptClock) Now() time.Duration {
+	i := min(int(c.reads.Add(1))-1, len(c.readings)-1)
+	return c.readings[i]
+}
+
+// TestAllowRereadsAfterStall: a state further ahead than a fresh reading
+// could have put it means Allow's reading is stale (its goroutine stalled
+// after the read); Allow must read the clock again and decide on the new
+// reading, not deny on the old one.
+func TestAllowRereadsAfterStall(t *testing.T) {
+	clk := &scriptClock{readings: []time.Duration{0, time.Hour + time.Second}}
+	l := newLimiter(t, Per(1, time.Second), 2, WithClock(clk))
+	l.Close() // the sweeper reads no clock from here on
+	if d, err := l.AllowAt("k", 2, time.Hour); err != nil || !d.OK() {
+		t.Fatalf("draining at 1h: %+v, %v", d, err)
+	}
+	if !l.Allow("k") {
+		t.Fatal("denied on the stale reading: one token has refilled by the second reading")
+	}
+	if n := clk.reads.Load(); n != 2 {
+		t.Fatalf("%d clock reads, want 2 (the stale one and the re-read)", n)
+	}
+	if l.Allow("k") {
+		t.Fatal("a second token at 1h+1s")
+	}
+	if s := l.Stats(); s.Allowed != 2 || s.Denied != 1 {
+		t.Fatalf("stats %+v, want 2 allowed, 1 denied", s)
+	}
+}
+
+func TestNowAndBurst(t *testing.T) {
+	clk := clock.NewManual(42 * time.Second)
+	l := newLimiter(t, Per(3, time.Second), 5, WithClock(clk))
+	if l.Now() != 42*time.Second {
+		t.Fatalf("Now = %v, want the clock's 42s", l.Now())
+	}
+	clk.Advance(time.Second)
+	if l.Now() != 43*time.Second {
+		t.Fatalf("Now = %v after 1s, want 43s", l.Now())
+	}
+	if l.Burst() != 5 {
+		t.Fatalf("Burst = %d, want 5", l.Burst())
+	}
+}
