@@ -528,3 +528,29 @@ func TestNowAndBurst(t *testing.T) {
 		t.Fatalf("Burst = %d, want 5", l.Burst())
 	}
 }
+
+// TestWaitRedecides: Wait decides again after each sleep and keeps waiting
+// while the clock has not brought the tokens (here a manual clock, moved
+// only after Wait has been denied twice).
+func TestWaitRedecides(t *testing.T) {
+	clk := clock.NewManual(0)
+	l := newLimiter(t, Per(1, 10*time.Millisecond), 1, WithClock(clk))
+	if !l.Allow("k") {
+		t.Fatal("first token")
+	}
+	done := make(chan error, 1)
+	go func() { done <- l.Wait(context.Background(), "k", 1) }()
+	waitFor(t, "Wait's second denial", func() bool { return l.Stats().Denied >= 2 })
+	select {
+	case err := <-done:
+		t.Fatalf("Wait returned %v before the clock moved", err)
+	default:
+	}
+	clk.Advance(10 * time.Millisecond)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if l.Allow("k") {
+		t.Fatal("Wait did not take its token")
+	}
+}

@@ -363,6 +363,9 @@ func TestPeekRefund(t *testing.T) {
 		if st := b.Refund(l, 0, 1<<40); st != Allowed {
 			t.Fatalf("%s: large refund %v", im.name, st)
 		}
+		if st := b.Refund(l, 0, 1); st != Allowed { // on a full bucket: nothing to give
+			t.Fatalf("%s: refund to a full bucket %v", im.name, st)
+		}
 		if d := b.TakeAt(l, 0, 4); !d.OK() || d.Remaining != 0 {
 			t.Fatalf("%s: refund should fill to the burst, no further: %+v", im.name, d)
 		}
