@@ -37,9 +37,10 @@
 // 34 besides the key's own bytes (BenchmarkMemory). A key whose bucket has
 // been full for the idle TTL (WithIdleTTL) is evicted; it comes back full
 // on its next request, exactly as if it had stayed. WithMaxKeys caps the
-// number of keys against forged-key floods: at the cap, a request for a new key is refused
-// with OverCapacity and counted in Stats.Refused, existing keys are decided
-// as usual, and the sweeper evicts every full bucket at once to make room.
-// Refusing, rather than evicting a key that still owes tokens, is the only
-// policy that never admits more than the limit.
+// number of keys against forged-key floods: at the cap, a request for a
+// new key is refused with OverCapacity and counted in Stats.Refused,
+// existing keys are decided as usual, and the sweeper evicts every full
+// bucket at once to make room. Refusing, rather than evicting a key that
+// still owes tokens, is the only policy that never admits more than the
+// limit.
 package sluice
