@@ -35,11 +35,11 @@ import (
 // pointer-free arrays of it on 64-byte boundaries). With keys and buckets
 // interleaved, each decision on two cores also missed on the control word
 // and key bytes that shared a line with a bucket the other core had just
-// written; apart, those lines stay
-// in both cores' caches and only the bucket's line moves. Measured on
-// 1,000 keys under RunParallel on two cores: 71 ns to 50 ns a decision in
-// the slow phases of the development VM (medians of 10 interleaved
-// processes), for 8 bytes more per key at 1M keys (33.8 against 25.9).
+// written; apart, those lines stay in both cores' caches and only the
+// bucket's line moves. Measured on 1,000 keys under RunParallel on two
+// cores: 71 ns to 50 ns a decision in the slow phases of the development
+// VM (medians of 10 interleaved processes), for 8 bytes more per key at 1M
+// keys (33.8 against 25.9).
 //
 // Concurrency. Lookups take no lock: they load a group's control word
 // atomically and read the slots it marks full. Everything else (insert,
