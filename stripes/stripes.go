@@ -48,11 +48,13 @@ type Stripe[B any, P Bucket[B]] struct {
 	tab atomic.Pointer[table[B]]
 	_   [cacheLineSize - unsafe.Sizeof(uintptr(0))]byte
 
-	mu        sync.Mutex   // held to insert, sweep or rebuild; never by a decision on an existing key
-	live      int          // keys in tab, under mu
+	mu        sync.Mutex   // held to insert, sweep or move groups; never by a decision on a live bucket
+	live      int          // keys in tab and the table it grows into, under mu
+	moved     uint64       // groups of tab already moved into tab.into, under mu
+	step      uint64       // groups each call under the lock moves while growing, under mu
 	Evictions atomic.Int64 // keys evicted by the sweeper
 	Refused   atomic.Int64 // new keys refused at the key cap
-	_         [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(int(0)) - 16]byte
+	_         [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(int(0)) - 16 - 16]byte
 }
 
 // Table is the set of stripes and the one live-key count. The count is
@@ -138,8 +140,8 @@ func (t *Table[B, P]) DropKeys(n int) { t.keys.Add(-int64(n)) }
 func (t *Table[B, P]) At(i int) *Stripe[B, P] { return &t.stripes[i] }
 
 // Load returns the bucket stored under k, or nil. It takes no lock and
-// writes nothing. The bucket may be dead (evicted, or frozen by a rebuild):
-// a caller that finds it so calls LoadOrInsert, which waits for the rebuild.
+// writes nothing. The bucket may be dead (evicted, or frozen as a growth
+// moved it): a caller that finds it so calls LoadOrInsert.
 func (s *Stripe[B, P]) Load(k Key) P {
 	return P(s.tab.Load().find(k))
 }
@@ -149,20 +151,23 @@ func (s *Stripe[B, P]) Load(k Key) P {
 // start initializes, and returns that; if admit() refuses, it returns nil.
 // It holds the stripe's lock, so a key's bucket is created exactly once
 // however many goroutines race on it, and start runs before any other
-// goroutine can see the bucket.
+// goroutine can see the bucket. While the stripe grows, each call first
+// moves the next few groups (see grow).
 func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.tab.Load()
-	if b := t.find(k); b != nil {
+	if s.tab.Load().into.Load() != nil {
+		s.grow(s.step)
+	}
+	// While tab grows, find looks in the table it grows into as well (see
+	// table.into); a key is in one of them, never both.
+	if b := s.tab.Load().find(k); b != nil {
 		return P(b)
 	}
 	if !admit() {
 		return nil
 	}
-	if t.used >= t.limit {
-		t = s.rebuild(s.live + 1)
-	}
+	t := s.room()
 	// The copy: the table must never pin a caller's buffer (a request's
 	// whole header block, say) for as long as the key lives. A short key
 	// is copied into its slot; a long one is cloned here.
@@ -175,20 +180,73 @@ func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
 	return P(b)
 }
 
+// room returns the table a new key goes into: the one tab grows into while
+// it grows, else tab, unless tab is full: then it starts growing tab into
+// a table sized for the live keys and this one, at the load of a rebuild
+// (7/12).
+func (s *Stripe[B, P]) room() *table[B] {
+	t := s.tab.Load()
+	if nt := t.into.Load(); nt != nil {
+		return nt
+	}
+	if t.used < t.limit {
+		return t
+	}
+	nt := newTable[B](groupsFor(s.live+1), t.seed)
+	// Each key created during the growth takes a slot of nt, and each
+	// creation moves step groups first, so at most ng/step keys are
+	// created before the move ends: step is chosen so that they and every
+	// live key fit under nt's limit. A table of mostly deleted slots (few
+	// live keys, many groups) moves in long steps, which are cheap, since
+	// they find few keys to move.
+	room := uint64(nt.limit - s.live)
+	s.step = max(growStep, (t.ng+room-1)/room)
+	s.moved = 0
+	t.into.Store(nt)
+	s.grow(s.step)
+	return nt
+}
+
+// growStep is the fewest groups (of up to eight keys) a call moves while
+// the stripe grows: a few microseconds under the lock, so that a growth
+// never holds up the stripe's other callers for long.
+const growStep = 8
+
 // Sweep offers every live bucket to evict, under the stripe's lock; a
 // bucket for which evict returns true is removed (evict must have marked it
-// dead). It returns how many were removed. A stripe left mostly deleted
-// slots is rebuilt smaller, so that memory follows the live keys down.
+// dead). It returns how many were removed. A growth in progress is
+// finished first, a step at a time, so that it ends even when no new key
+// comes to take its steps. A stripe left mostly deleted slots is rebuilt
+// smaller, so that memory follows the live keys down.
 func (s *Stripe[B, P]) Sweep(evict func(P) bool) int {
+	for s.settle() {
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.tab.Load()
-	n := t.sweep(func(b *B) bool { return evict(P(b)) })
+	ev := func(b *B) bool { return evict(P(b)) }
+	n := t.sweep(ev)
+	nt := t.into.Load() // a growth begun since settle
+	if nt != nil {
+		n += nt.sweep(ev)
+	}
 	s.live -= n
-	if n > 0 && len(t.groups) > 4 && 4*s.live < t.used {
+	if n > 0 && nt == nil && len(t.groups) > 4 && 4*s.live < t.used {
 		s.rebuild(s.live)
 	}
 	return n
+}
+
+// settle takes one step of a growth in progress, under the lock, and
+// reports whether the stripe is still growing.
+func (s *Stripe[B, P]) settle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tab.Load().into.Load() == nil {
+		return false
+	}
+	s.grow(s.step)
+	return s.tab.Load().into.Load() != nil
 }
 
 // Range calls f on every live key and its bucket, under the stripe's lock,
@@ -198,41 +256,82 @@ func (s *Stripe[B, P]) Sweep(evict func(P) bool) int {
 func (s *Stripe[B, P]) Range(f func(key string, b P) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.tab.Load().each(func(key string, b *B) bool { return f(key, P(b)) })
+	g := func(key string, b *B) bool { return f(key, P(b)) }
+	t := s.tab.Load()
+	if t.each(g) {
+		if nt := t.into.Load(); nt != nil {
+			nt.each(g)
+		}
+	}
 }
 
 // Size returns the number of live keys in the stripe, the number of slots
-// its table has, and the table's bytes (its groups, which hold the bytes of
-// keys up to 16 bytes, and the arrays of longer keys' strings, not those
-// keys' bytes), for memory accounting.
+// of the table they are going into (the one tab grows into, while it
+// grows), and the
+// bytes of its tables (their groups, which hold the bytes of keys up to 16
+// bytes, and the arrays of longer keys' strings, not those keys' bytes),
+// for memory accounting.
 func (s *Stripe[B, P]) Size() (keys, slots, bytes int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.tab.Load()
-	return s.live, len(t.groups) * groupSize, t.bytes()
+	bytes = t.bytes()
+	if nt := t.into.Load(); nt != nil {
+		t = nt
+		bytes += t.bytes()
+	}
+	return s.live, len(t.groups) * groupSize, bytes
 }
 
-// rebuild moves every live bucket into a new table sized for need keys and
-// publishes it. Each bucket is frozen as it is copied: a goroutine that
-// meets a frozen bucket comes to LoadOrInsert, blocks on the lock until the
-// new table is published, and finds the bucket there with every token it
-// had. Deleted slots are dropped, so a slot's memory is reused only in a
-// new table, never under a goroutine that may still hold a pointer to it.
-func (s *Stripe[B, P]) rebuild(need int) *table[B] {
+// grow moves the next n groups of tab into tab.into, and publishes that
+// table as tab once every group is moved; the caller holds the lock. Each
+// live bucket is frozen as it is copied, and its slot in tab marked
+// deleted: a lookup that reaches the slot afterwards misses here and finds
+// the key in tab.into, lock-free (table.find), and a goroutine that took
+// the bucket's pointer before meets it frozen and comes to LoadOrInsert,
+// which finds the copy with every token it had. The growth runs in steps
+// of a few groups, taken by each LoadOrInsert and by the sweeper, so that
+// no caller waits on the lock for the whole move, as every caller
+// creating a key in the stripe did when a full table was rebuilt at once.
+// A slot's memory is reused only in a new table, never under a goroutine
+// that may still hold a pointer to it.
+func (s *Stripe[B, P]) grow(n uint64) {
 	old := s.tab.Load()
-	nt := newTable[B](groupsFor(need), old.seed)
-	live := 0
-	old.each(func(key string, b *B) bool {
-		state, ok := P(b).Freeze()
-		if !ok {
-			return true // dead, so not live: cannot happen under the lock, but never copy it
+	nt := old.into.Load()
+	end := old.ng
+	if n < end-s.moved {
+		end = s.moved + n
+	}
+	for ; s.moved < end; s.moved++ {
+		gr := &old.groups[s.moved]
+		c := gr.ctrl.Load()
+		left := c
+		for m := c & msb; m != 0; m &= m - 1 {
+			i := slotOf(m)
+			if state, ok := P(&gr.b[i]).Freeze(); ok { // dead, it is not live: cannot happen under the lock, but never copy it
+				// A short key's string points into the old slot; insert copies it.
+				key := old.key(int(s.moved), i)
+				nt.insert(xxhash.Sum64String(key), key, func(b *B) { P(b).Thaw(state) })
+			}
+			left = left&^(0xff<<(8*i)) | ctrlDeleted<<(8*i)
 		}
-		// A short key's string points into the old slot; insert copies it.
-		nt.insert(xxhash.Sum64String(key), key, func(b *B) { P(b).Thaw(state) })
-		live++
-		return true
-	})
-	s.live = live
-	s.tab.Store(nt)
-	return nt
+		if left != c {
+			gr.ctrl.Store(left)
+		}
+	}
+	if s.moved == old.ng {
+		// old.into stays: a lookup still in old follows it to the keys.
+		s.tab.Store(nt)
+		s.moved = 0
+	}
+}
+
+// rebuild moves every live bucket into a new table sized for need keys at
+// once: the sweeper's shrink, off the request path. Deleted slots are
+// dropped.
+func (s *Stripe[B, P]) rebuild(need int) {
+	old := s.tab.Load()
+	old.into.Store(newTable[B](groupsFor(need), old.seed))
+	s.moved = 0
+	s.grow(old.ng)
 }

@@ -59,7 +59,13 @@ type table[B any] struct {
 	// Kept out of the groups so that they hold no pointer: the garbage
 	// collector then never scans them, and the allocator puts no header in
 	// front of them, which would shift every group off its line boundary.
-	long  []*[groupSize]string
+	long []*[groupSize]string
+	// into is the table this one grows into, from the growth's start on
+	// (nil before): a key moved there, or created there during the
+	// growth, is looked up there, lock-free as here, when a probe here
+	// misses (see Stripe.grow). It is never cleared: a lookup that loaded
+	// this table before the new one was published still finds its key.
+	into  atomic.Pointer[table[B]]
 	ng    uint64 // len(groups)
 	seed  uint64 // mixed into the key's hash: a flood of chosen keys cannot aim at one group
 	used  int    // full and deleted slots; under the stripe's lock
@@ -150,6 +156,9 @@ func (t *table[B]) find(k Key) *B {
 			}
 		}
 		if matchEmpty(c) != 0 {
+			if nt := t.into.Load(); nt != nil {
+				return nt.find(k)
+			}
 			return nil
 		}
 		if g++; g == t.ng {
@@ -228,17 +237,19 @@ func (t *table[B]) insert(h uint64, key string, start func(*B)) *B {
 	}
 }
 
-// each calls f on every full slot's key and bucket until f returns false.
-func (t *table[B]) each(f func(key string, b *B) bool) {
+// each calls f on every full slot's key and bucket until f returns false,
+// and reports whether it went through every slot.
+func (t *table[B]) each(f func(key string, b *B) bool) bool {
 	for g := range t.groups {
 		gr := &t.groups[g]
 		for m := gr.ctrl.Load() & msb; m != 0; m &= m - 1 {
 			i := slotOf(m)
 			if !f(t.key(g, i), &gr.b[i]) {
-				return
+				return false
 			}
 		}
 	}
+	return true
 }
 
 // bytes is the table's memory: its groups, and the arrays of long keys

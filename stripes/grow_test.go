@@ -1,0 +1,272 @@
+package stripes
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// growing returns the table the stripe grows into, or nil.
+func growing(st *Stripe[ctr, *ctr]) *table[ctr] { return st.tab.Load().into.Load() }
+
+// checkRoom holds the stripe to the bound that keeps every probe finite:
+// neither table is ever filled past its limit.
+func checkRoom(t *testing.T, st *Stripe[ctr, *ctr], when string) {
+	t.Helper()
+	tab := st.tab.Load()
+	if tab.used > tab.limit {
+		t.Fatalf("%s: table used %d past its limit %d", when, tab.used, tab.limit)
+	}
+	if nt := growing(st); nt != nil && nt.used > nt.limit {
+		t.Fatalf("%s: growing into a table used %d past its limit %d", when, nt.used, nt.limit)
+	}
+}
+
+// TestGrowInSteps: a full stripe grows into a bigger table a few groups per
+// call, never all at once, and through every step each key is found
+// lock-free with its state, is never created twice, and the tables stay
+// within their limits.
+func TestGrowInSteps(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	const n = 50_000
+	keyOf := func(i int) Key { _, k := tb.Of(fmt.Sprint("key-", i)); return k }
+	never := func() bool { t.Fatal("admit called for an existing key"); return false }
+	growths, midChecks := 0, 0
+	var lastInto *table[ctr]
+	for i := range n {
+		before := st.moved
+		wasGrowing := growing(st) != nil
+		if st.LoadOrInsert(keyOf(i), always, startAt(uint64(i))) == nil {
+			t.Fatalf("insert %d refused", i)
+		}
+		checkRoom(t, st, fmt.Sprint("after insert ", i))
+		nt := growing(st)
+		if nt == nil {
+			continue
+		}
+		if wasGrowing && st.moved-before > st.step {
+			t.Fatalf("insert %d moved %d groups in one call, step %d", i, st.moved-before, st.step)
+		}
+		if nt == lastInto {
+			continue
+		}
+		// Once in each growth, halfway through a move: every key is
+		// found by the lock-free Load with its state, and LoadOrInsert
+		// finds the same bucket without creating one.
+		lastInto = nt
+		growths++
+		if st.moved == 0 || st.moved >= st.tab.Load().ng {
+			continue
+		}
+		midChecks++
+		found := make([]*ctr, i+1)
+		for j := range found {
+			b := st.Load(keyOf(j))
+			if b == nil || b.v.Load() != uint64(j) {
+				t.Fatalf("growth %d, %d of %d groups moved: key %d found %v", growths, st.moved, st.tab.Load().ng, j, b)
+			}
+			found[j] = b
+		}
+		// Each LoadOrInsert moves a step, so it may return the key's new
+		// copy: then the old one is frozen.
+		for j, b := range found {
+			b2 := st.LoadOrInsert(keyOf(j), never, nil)
+			if b2.v.Load() != uint64(j) || b2 != b && b.inc() {
+				t.Fatalf("growth %d: key %d, LoadOrInsert found %d, the bucket Load found is live: %v", growths, j, b2.v.Load(), b2 != b)
+			}
+		}
+		if keys, _, _ := st.Size(); keys != i+1 {
+			t.Fatalf("growth %d: %d keys counted, %d inserted", growths, keys, i+1)
+		}
+	}
+	// 50,000 keys from one group grow the table about fifteen times; the
+	// growths past the first few have more groups than a step moves.
+	if growths < 10 || midChecks < 5 {
+		t.Fatalf("%d growths, %d seen halfway", growths, midChecks)
+	}
+	seen := 0
+	st.Range(func(key string, b *ctr) bool {
+		if key != fmt.Sprint("key-", b.v.Load()) {
+			t.Fatalf("Range gave %q with state %d", key, b.v.Load())
+		}
+		seen++
+		return true
+	})
+	if seen != n {
+		t.Fatalf("Range gave %d keys of %d", seen, n)
+	}
+}
+
+// TestGrowFreezes: a goroutine holding a bucket's pointer from before its
+// group moved finds it frozen, so it cannot spend on the old copy; the
+// copy has every count the old one had.
+func TestGrowFreezes(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	var keys []Key
+	var held []*ctr
+	i := 0
+	for growing(st) == nil || st.tab.Load().ng <= 2*growStep {
+		if i == 100_000 {
+			t.Fatal("no growth in steps after 100,000 keys")
+		}
+		_, k := tb.Of(fmt.Sprint("k", i))
+		b := st.LoadOrInsert(k, always, startAt(0))
+		if growing(st) == nil {
+			keys, held = append(keys, k), append(held, b)
+			b.inc()
+		}
+		i++
+	}
+	// Finish the growth through the sweeper's path; a sweep that evicts
+	// nothing leaves every key.
+	if n := st.Sweep(func(*ctr) bool { return false }); n != 0 || growing(st) != nil {
+		t.Fatalf("swept %d, still growing: %v", n, growing(st) != nil)
+	}
+	for j, k := range keys {
+		if held[j].inc() {
+			t.Fatalf("key %d: the bucket left behind by the growth took an increment", j)
+		}
+		b := st.LoadOrInsert(k, func() bool { t.Fatalf("key %d created again", j); return false }, nil)
+		if b == held[j] || b.v.Load() != 1 {
+			t.Fatalf("key %d: after the growth, bucket %p (old %p) holds %d, want 1", j, b, held[j], b.v.Load())
+		}
+	}
+}
+
+// TestSweepWhileGrowing: a sweep during a growth finishes it and evicts
+// from the whole stripe, and the keys it keeps keep their state.
+func TestSweepWhileGrowing(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	i := 0
+	for growing(st) == nil || st.tab.Load().ng < 64 {
+		if i == 100_000 {
+			t.Fatal("no growth in steps after 100,000 keys")
+		}
+		_, k := tb.Of(fmt.Sprint("k", i))
+		st.LoadOrInsert(k, always, startAt(uint64(i)))
+		i++
+	}
+	odd := 0
+	for j := 0; j < i; j++ {
+		odd += j % 2
+	}
+	n := st.Sweep(func(c *ctr) bool { return c.v.Load()%2 == 1 && c.kill() })
+	if n != odd || growing(st) != nil {
+		t.Fatalf("swept %d of %d odd keys; still growing: %v", n, odd, growing(st) != nil)
+	}
+	checkRoom(t, st, "after the sweep")
+	for j := 0; j < i; j++ {
+		_, k := tb.Of(fmt.Sprint("k", j))
+		b := st.Load(k)
+		if (j%2 == 1) != (b == nil) || b != nil && b.v.Load() != uint64(j) {
+			t.Fatalf("key %d after the sweep: %v", j, b)
+		}
+	}
+	if keys, _, _ := st.Size(); keys != i-odd {
+		t.Fatalf("%d keys counted, want %d", keys, i-odd)
+	}
+}
+
+// TestGrowUnderLoad: goroutines create keys concurrently, so that the
+// stripe grows again and again, while others increment a set of hot keys
+// through the lock-free Load. Every key is created once, and every
+// increment that succeeded is in the final counts. Run it under -race.
+func TestGrowUnderLoad(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	const hot, creators, perCreator, workers, per = 64, 3, 6_000, 3, 30_000
+	hotKeys := make([]Key, hot)
+	for i := range hotKeys {
+		_, hotKeys[i] = tb.Of(fmt.Sprint("hot", i))
+		st.LoadOrInsert(hotKeys[i], always, startAt(0))
+	}
+	var created atomic.Int64
+	var done [hot]atomic.Int64
+	var wg sync.WaitGroup
+	for c := range creators {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range perCreator {
+				_, k := tb.Of(fmt.Sprintf("c%d-%d", c, i))
+				st.LoadOrInsert(k, func() bool { created.Add(1); return true }, startAt(1<<40))
+			}
+		}()
+	}
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range per {
+				h := (i*7 + w) % hot
+				b := st.Load(hotKeys[h])
+				for b == nil || !b.inc() {
+					b = st.LoadOrInsert(hotKeys[h], func() bool { t.Error("hot key created again"); return false }, nil)
+				}
+				done[h].Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if created.Load() != creators*perCreator {
+		t.Fatalf("created %d keys, want %d", created.Load(), creators*perCreator)
+	}
+	for h := range hot {
+		if got := st.Load(hotKeys[h]).v.Load(); int64(got) != done[h].Load() {
+			t.Errorf("hot key %d: counter %d, increments %d", h, got, done[h].Load())
+		}
+	}
+	for st.settle() {
+	}
+	checkRoom(t, st, "at the end")
+	seen := 0
+	st.Range(func(string, *ctr) bool { seen++; return true })
+	if keys, _, _ := st.Size(); seen != hot+creators*perCreator || keys != seen {
+		t.Fatalf("Range gave %d keys, Size %d, want %d", seen, keys, hot+creators*perCreator)
+	}
+}
+
+// TestGrowFromDeleted: a table full mostly of deleted slots (a sweep took
+// three keys in four, not enough to shrink it) grows into a table sized for
+// its few live keys, so that the keys created during the growth have
+// little room: the growth must move in steps long enough to end before
+// they fill it.
+func TestGrowFromDeleted(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	i := 0
+	insert := func() {
+		if i == 100_000 {
+			t.Fatal("no end after 100,000 keys")
+		}
+		_, k := tb.Of(fmt.Sprint("k", i))
+		st.LoadOrInsert(k, always, startAt(uint64(i)))
+		i++
+		checkRoom(t, st, fmt.Sprint("after insert ", i))
+	}
+	// Fill a table of at least 256 groups to one below its limit.
+	for growing(st) != nil || st.tab.Load().ng < 256 || st.tab.Load().used < st.tab.Load().limit-1 {
+		insert()
+	}
+	swept := i // keys below it, but one in four, are evicted
+	st.Sweep(func(c *ctr) bool { return c.v.Load()%4 != 0 && c.kill() })
+	if growing(st) != nil || st.tab.Load().ng < 256 {
+		t.Fatal("the sweep shrank the table")
+	}
+	for insert(); growing(st) == nil; insert() {
+	}
+	for growing(st) != nil {
+		insert()
+	}
+	for j := 0; j < i; j++ {
+		_, k := tb.Of(fmt.Sprint("k", j))
+		live := j%4 == 0 || j >= swept
+		if b := st.Load(k); live != (b != nil) || b != nil && b.v.Load() != uint64(j) {
+			t.Fatalf("key %d (live: %v): %v", j, live, b)
+		}
+	}
+}
