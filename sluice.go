@@ -227,7 +227,7 @@ func costError(n int) error {
 }
 
 // decide is the full path: it creates the key's bucket when there is none
-// and replaces one the sweeper evicted, or a rebuild moved, under it.
+// and replaces one the sweeper evicted, or a growth moved, under it.
 func (l *Limiter) decide(st *stripe, key stripes.Key, cost int64, now time.Duration, useClock bool) Decision {
 	b := st.Load(key)
 	for {
@@ -249,8 +249,8 @@ func (l *Limiter) decide(st *stripe, key stripes.Key, cost int64, now time.Durat
 			l.table.Count(true)
 		case atomicbucket.Evicted:
 			// Evicted, it was full: a new full bucket decides the same.
-			// Frozen by a rebuild, its state is in the new table, which
-			// create waits for.
+			// Frozen by a growth, its state is in the new table, where
+			// create finds it.
 			b = nil
 			continue
 		default:

@@ -156,7 +156,7 @@ func (m *mutexLimiter) Allow(key string) bool {
 		case atomicbucket.Allowed:
 			m.table.Count(true)
 			return true
-		case atomicbucket.Evicted: // moved by a rebuild of its stripe
+		case atomicbucket.Evicted: // moved by a growth of its stripe
 			b = nil
 			continue
 		}

@@ -3,9 +3,10 @@
 // its own counters.
 //
 // Striping keeps one key's table operations and counter updates on lines
-// that few other keys touch, bounds what one table rebuild or one sweep
+// that few other keys touch, bounds what one table's growth or one sweep
 // holds up to a single stripe, and lets the sweeper walk the keys one small
-// stripe at a time. The table itself is in table.go.
+// stripe at a time. The table itself is in table.go; a full one grows a few
+// groups per call (Stripe.grow).
 package stripes
 
 import (
@@ -29,7 +30,7 @@ const MaxStripes = 1 << 16
 
 // Bucket is what a stripe needs of its buckets, which it stores by value
 // (B) and hands out by pointer (P). Freeze marks a bucket dead while
-// keeping its state, so that a rebuild can move it: no goroutine can spend
+// keeping its state, so that a growth can move it: no goroutine can spend
 // tokens on the old copy once its state has been read. Thaw gives a new,
 // unpublished bucket that state. atomicbucket.Bucket and MutexBucket both
 // satisfy it.

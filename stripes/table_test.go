@@ -262,9 +262,10 @@ func TestOnce(t *testing.T) {
 }
 
 // TestRebuildUnderLoad: goroutines increment hot counters through the
-// lock-free Load while another inserts keys (so the stripe rebuilds again
-// and again) and sweeps. Every increment that succeeded must be in the
-// final counts: a rebuild that copied a state and then let an increment
+// lock-free Load while another inserts keys (so the stripe grows again and
+// again, and the workers' slow paths take its steps) and sweeps (which
+// finish a growth, and shrink). Every increment that succeeded must be in
+// the final counts: a move that copied a state and then let an increment
 // land on the old copy would lose it. Run it under -race.
 func TestRebuildUnderLoad(t *testing.T) {
 	tb, _ := New[ctr](1)
