@@ -13,7 +13,7 @@ OUT       ?= out
 
 STRESSTIME ?= 10m
 
-.PHONY: test vet unit race stress-short mutants stress fuzz cover bench bench-full benchstat profile bench-engine clean FORCE
+.PHONY: test vet unit race stress-short mutants stress fuzz cover bench bench-full scaling benchstat profile bench-engine clean FORCE
 
 # test: vet, the engine's suite (allocation counts need a non-race run),
 # the engine's suite under the race detector, the stress harness in its
@@ -93,6 +93,20 @@ bench: $(BENCH_BIN)
 # bench-full: more counts, longer runs, and GOMAXPROCS 1 and 2 (CPUS).
 bench-full:
 	$(MAKE) bench BENCHTIME=300ms COUNT=4 BENCH_CPU='-test.cpu $(CPUS)'
+
+# scaling: the parallel half of the suite at GOMAXPROCS 1, 2, 4, ... up to
+# the machine's cores (SCALE_CPUS), in three rounds, then the report's
+# sweep. At GOMAXPROCS 1 RunParallel runs one goroutine, the serial figure.
+SCALE_CPUS ?= $(shell n=$$(nproc); c=1; s=1; while [ $$((c*2)) -le $$n ]; do c=$$((c*2)); s=$$s,$$c; done; echo $$s)
+
+scaling: $(BENCH_BIN)
+	@: > $(OUT)/scaling.txt
+	@for r in 1 2 3; do \
+	  echo "# round $$r of 3, GOMAXPROCS $(SCALE_CPUS)"; \
+	  $(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters/.*/.*/mode=parallel$$' -test.benchtime $(BENCHTIME) \
+	    -test.cpu $(SCALE_CPUS) -test.count 1 -test.timeout 3h | tee -a $(OUT)/scaling.txt || exit 1; \
+	done
+	$(GO) run ./bench/cmd/report $(OUT)/scaling.txt
 
 # benchstat: the CAS engine beside its mutex twin, ten rounds (processes)
 # of one run each, compared by benchstat (pinned as a tool of the bench

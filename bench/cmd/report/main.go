@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"regexp"
@@ -158,18 +159,7 @@ func main() {
 			}
 		}
 	}
-	// The serial column is at the lowest GOMAXPROCS measured, the parallel
-	// one at the highest.
-	par := "parallel"
-	if len(procs) > 0 {
-		slices.SortFunc(procs, func(a, b string) int { x, _ := strconv.Atoi(a); y, _ := strconv.Atoi(b); return x - y })
-		par = "parallel-" + procs[len(procs)-1]
-		for k, v := range data {
-			if k.mode == "serial-"+procs[0] {
-				data[key{k.scenario, k.impl, "serial"}] = v
-			}
-		}
-	}
+	first, par := columns(data, procs)
 	ordered := orderScenarios(scenarios)
 	var charts []chart
 	for _, sc := range ordered {
@@ -193,7 +183,7 @@ func main() {
 			continue
 		}
 		fmt.Printf("\n%s (medians of %d runs; ratio = impl ns/op ÷ sluice ns/op)\n", sc, maxCount(rows))
-		fmt.Printf("  %-20s %10s %10s %10s %9s %9s\n", "impl", "serial ns", par+" ns", "allocs/op", "×serial", "×"+par)
+		fmt.Printf("  %-20s %10s %10s %10s %9s %9s\n", "impl", first+" ns", par+" ns", "allocs/op", "×"+first, "×"+par)
 		c := chart{title: sc, unit: "ns/op"}
 		for _, r := range rows {
 			fmt.Printf("  %-20s %10s %10s %10s %9s %9s\n", r.impl, num(r.serial, 1), num(r.par, 1),
@@ -223,6 +213,30 @@ func main() {
 		}
 		fmt.Printf("\nchart: %s\n", *svg)
 	}
+}
+
+// columns sorts procs and fills the first column ("serial") of every
+// table: the serial runs at the lowest GOMAXPROCS measured, or, in a run
+// of parallel benchmarks alone (make scaling), the parallel runs at the
+// lowest GOMAXPROCS, which at 1 are one goroutine. It returns the first
+// column's label and the second column's mode, the parallel runs at the
+// highest GOMAXPROCS.
+func columns(data map[key]map[string][]float64, procs []string) (first, par string) {
+	if len(procs) == 0 {
+		return "serial", "parallel"
+	}
+	slices.SortFunc(procs, func(a, b string) int { x, _ := strconv.Atoi(a); y, _ := strconv.Atoi(b); return x - y })
+	from, first := "serial-"+procs[0], "serial"
+	if !slices.ContainsFunc(slices.Collect(maps.Keys(data)), func(k key) bool { return strings.HasPrefix(k.mode, "serial") }) {
+		from = "parallel-" + procs[0]
+		first = from
+	}
+	for k, v := range data {
+		if k.mode == from {
+			data[key{k.scenario, k.impl, "serial"}] = v
+		}
+	}
+	return first, "parallel-" + procs[len(procs)-1]
 }
 
 var implOrder = []string{"sluice", "sluice-coarse", "sluice-mono", "sluice-mutex", "floor", "floor-mono", "x-time-rate", "go-limiter",

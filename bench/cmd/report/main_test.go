@@ -78,3 +78,30 @@ func FuzzParse(f *testing.F) {
 		_ = draw(charts, "parallel")
 	})
 }
+
+// A run of parallel benchmarks alone (make scaling) still gets its tables:
+// the first column is the parallel run at the lowest GOMAXPROCS, labelled
+// so, and the serial column is taken from serial runs whenever any exist.
+func TestColumnsParallelOnly(t *testing.T) {
+	in := `BenchmarkLimiters/scenario=k/impl=sluice/mode=parallel 	 10	 80.0 ns/op
+BenchmarkLimiters/scenario=k/impl=sluice/mode=parallel-16 	 10	 10.0 ns/op
+BenchmarkLimiters/scenario=k/impl=peer/mode=parallel 	 10	 160.0 ns/op
+BenchmarkLimiters/scenario=k/impl=peer/mode=parallel-16 	 10	 40.0 ns/op
+`
+	data, procs, err := parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, par := columns(data, procs)
+	if first != "parallel-1" || par != "parallel-16" {
+		t.Fatalf("columns %q, %q", first, par)
+	}
+	rows := table(data, "k", par, []string{"sluice", "peer"})
+	if len(rows) != 2 || rows[0].serial != 80 || rows[1].ratioS != 2 || rows[1].ratioP != 4 {
+		t.Fatalf("rows %+v", rows)
+	}
+	data, procs, _ = parse(strings.NewReader(sample))
+	if first, par := columns(data, procs); first != "serial" || par != "parallel-2" {
+		t.Fatalf("with serial runs: columns %q, %q", first, par)
+	}
+}
