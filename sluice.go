@@ -125,7 +125,6 @@ type Limiter struct {
 	clock   clock.Clock
 	table   *stripes.Table[atomicbucket.Bucket, *atomicbucket.Bucket]
 	sweeper *sweeper.Sweeper[atomicbucket.Bucket, *atomicbucket.Bucket]
-	maxKeys int64
 	closing sync.Once
 }
 
@@ -151,7 +150,8 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	l := &Limiter{limit: limit, clock: cfg.clock, table: table, maxKeys: cfg.maxKeys}
+	table.SetMaxKeys(cfg.maxKeys)
+	l := &Limiter{limit: limit, clock: cfg.clock, table: table}
 	l.sweeper = sweeper.Start(table, &l.limit, cfg.clock, cfg.ttl)
 	return l, nil
 }
@@ -265,7 +265,7 @@ func (l *Limiter) decide(st *stripe, key stripes.Key, cost int64, now time.Durat
 // bucket, and it copies the key. It returns nil at the key cap.
 func (l *Limiter) create(st *stripe, key stripes.Key, now time.Duration, useClock bool) *atomicbucket.Bucket {
 	return st.LoadOrInsert(key,
-		func() bool { return l.table.AddKey(l.maxKeys) },
+		l.table.AddKey,
 		func(b *atomicbucket.Bucket) {
 			if useClock {
 				now = l.clock.Now()
@@ -318,7 +318,8 @@ func (l *Limiter) Now() time.Duration { return l.clock.Now() }
 // Burst returns the bucket capacity.
 func (l *Limiter) Burst() int { return int(l.limit.Burst()) }
 
-// Len returns the number of keys held.
+// Len returns the number of keys held, summed over the stripes (a read of
+// each stripe's count: not for every request).
 func (l *Limiter) Len() int { return int(l.table.Keys()) }
 
 // Stats are the limiter's counters, summed over its stripes.

@@ -50,24 +50,28 @@ type Stripe[B any, P Bucket[B]] struct {
 	_   [cacheLineSize - unsafe.Sizeof(uintptr(0))]byte
 
 	mu        sync.Mutex   // held to insert, sweep or move groups; never by a decision on a live bucket
-	live      int          // keys in tab and the table it grows into, under mu
+	live      atomic.Int64 // keys in tab and the table it grows into; written under mu
 	moved     uint64       // groups of tab already moved into tab.into, under mu
 	step      uint64       // groups each call under the lock moves while growing, under mu
 	Evictions atomic.Int64 // keys evicted by the sweeper
 	Refused   atomic.Int64 // new keys refused at the key cap
-	_         [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(int(0)) - 16 - 16]byte
+	_         [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - 8 - 16 - 16]byte
 }
 
-// Table is the set of stripes and the one live-key count. The count is
-// global, not per stripe, because the key cap needs it exact and summing
-// the stripes on every new key would read every stripe's line; it is
-// written only when a key is created or evicted, never by a decision.
+// Table is the set of stripes, the key cap and its count. Each stripe
+// counts its own keys, which Keys sums; under a cap, a global count as
+// well, because the cap needs it exact and summing the stripes on every
+// new key would read every stripe's line. Without a cap nothing global is
+// written when a key is created: on 16 cores creating keys, that one line
+// took 8% of the time (bench/BENCHMARKS.md). Neither is written by a
+// decision.
 type Table[B any, P Bucket[B]] struct {
 	stripes []Stripe[B, P]
 	mask    uint64
 	_       [cacheLineSize - unsafe.Sizeof([]int{}) - 8]byte
-	keys    atomic.Int64
-	_       [cacheLineSize - 8]byte
+	keys    atomic.Int64 // keys held, counted only under a cap
+	max     int64        // the cap; 0: none
+	_       [cacheLineSize - 16]byte
 	tallies tallies
 }
 
@@ -111,21 +115,32 @@ func Default() int {
 // Len returns the number of stripes.
 func (t *Table[B, P]) Len() int { return len(t.stripes) }
 
-// Keys returns the number of live keys.
-func (t *Table[B, P]) Keys() int64 { return t.keys.Load() }
+// SetMaxKeys caps the keys AddKey admits (max <= 0: no cap, the default).
+// It is set once, before the table is used.
+func (t *Table[B, P]) SetMaxKeys(max int64) { t.max = max }
 
-// AddKey counts one more key unless that would exceed max (max <= 0: no
-// cap), and reports whether it did.
-func (t *Table[B, P]) AddKey(max int64) bool {
-	if max <= 0 {
-		t.keys.Add(1)
+// Keys returns the number of live keys, summed over the stripes: exact
+// when no key is being created or evicted, and a read of every stripe.
+func (t *Table[B, P]) Keys() int64 {
+	var n int64
+	for i := range t.stripes {
+		n += t.stripes[i].live.Load()
+	}
+	return n
+}
+
+// AddKey admits one more key, unless the table holds its cap of keys
+// already, and reports whether it did. A stripe calls it under its lock,
+// as admit, just before it inserts the key.
+func (t *Table[B, P]) AddKey() bool {
+	if t.max <= 0 {
 		return true
 	}
-	// A CAS, not add-then-undo: an undone add would let Len read max+1 and
-	// refuse a concurrent key while the real count is below the cap.
+	// A CAS, not add-then-undo: an undone add would let a concurrent new
+	// key read max+1 and be refused while the real count is below the cap.
 	for {
 		n := t.keys.Load()
-		if n >= max {
+		if n >= t.max {
 			return false
 		}
 		if t.keys.CompareAndSwap(n, n+1) {
@@ -134,8 +149,12 @@ func (t *Table[B, P]) AddKey(max int64) bool {
 	}
 }
 
-// DropKeys counts n keys fewer.
-func (t *Table[B, P]) DropKeys(n int) { t.keys.Add(-int64(n)) }
+// DropKeys counts n keys fewer against the cap, after an eviction.
+func (t *Table[B, P]) DropKeys(n int) {
+	if t.max > 0 {
+		t.keys.Add(-int64(n))
+	}
+}
 
 // At returns stripe i, for walks over all stripes.
 func (t *Table[B, P]) At(i int) *Stripe[B, P] { return &t.stripes[i] }
@@ -177,7 +196,7 @@ func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
 		key = strings.Clone(key)
 	}
 	b := t.insert(k.Hash, key, func(b *B) { start(P(b)) })
-	s.live++
+	s.live.Add(1)
 	return P(b)
 }
 
@@ -193,14 +212,15 @@ func (s *Stripe[B, P]) room() *table[B] {
 	if t.used < t.limit {
 		return t
 	}
-	nt := newTable[B](groupsFor(s.live+1), t.seed)
+	live := int(s.live.Load())
+	nt := newTable[B](groupsFor(live+1), t.seed)
 	// Each key created during the growth takes a slot of nt, and each
 	// creation moves step groups first, so at most ng/step keys are
 	// created before the move ends: step is chosen so that they and every
 	// live key fit under nt's limit. A table of mostly deleted slots (few
 	// live keys, many groups) moves in long steps, which are cheap, since
 	// they find few keys to move.
-	room := uint64(nt.limit - s.live)
+	room := uint64(nt.limit - live)
 	s.step = max(growStep, (t.ng+room-1)/room)
 	s.moved = 0
 	t.into.Store(nt)
@@ -231,9 +251,9 @@ func (s *Stripe[B, P]) Sweep(evict func(P) bool) int {
 	if nt != nil {
 		n += nt.sweep(ev)
 	}
-	s.live -= n
-	if n > 0 && nt == nil && len(t.groups) > 4 && 4*s.live < t.used {
-		s.rebuild(s.live)
+	live := int(s.live.Add(-int64(n)))
+	if n > 0 && nt == nil && len(t.groups) > 4 && 4*live < t.used {
+		s.rebuild(live)
 	}
 	return n
 }
@@ -281,7 +301,7 @@ func (s *Stripe[B, P]) Size() (keys, slots, bytes int) {
 		t = nt
 		bytes += t.bytes()
 	}
-	return s.live, len(t.groups) * groupSize, bytes
+	return int(s.live.Load()), len(t.groups) * groupSize, bytes
 }
 
 // grow moves the next n groups of tab into tab.into, and publishes that

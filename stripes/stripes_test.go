@@ -67,16 +67,43 @@ func TestSpread(t *testing.T) {
 
 func TestAddKey(t *testing.T) {
 	tb, _ := New[ctr](4)
+	tb.SetMaxKeys(3)
 	for i := 0; i < 3; i++ {
-		if !tb.AddKey(3) {
+		if !tb.AddKey() {
 			t.Fatalf("key %d refused under the cap", i)
 		}
 	}
-	if tb.AddKey(3) || tb.Keys() != 3 {
-		t.Fatalf("cap not enforced: %d keys", tb.Keys())
+	if tb.AddKey() {
+		t.Fatal("cap not enforced")
 	}
 	tb.DropKeys(1)
-	if !tb.AddKey(3) || !tb.AddKey(0) || tb.Keys() != 4 {
-		t.Fatalf("keys = %d", tb.Keys())
+	if !tb.AddKey() || tb.AddKey() {
+		t.Fatal("an evicted key's place not given back, or given twice")
+	}
+	free, _ := New[ctr](4)
+	for i := 0; i < 1000; i++ {
+		if !free.AddKey() {
+			t.Fatalf("key %d refused without a cap", i)
+		}
+	}
+}
+
+// Keys sums the stripes' own counts: every key created, less every key
+// evicted, whichever stripe holds it.
+func TestKeys(t *testing.T) {
+	tb, _ := New[ctr](8)
+	for i := range 1000 {
+		st, k := tb.Of(fmt.Sprint("k", i))
+		st.LoadOrInsert(k, tb.AddKey, startAt(uint64(i)))
+	}
+	if n := tb.Keys(); n != 1000 {
+		t.Fatalf("Keys = %d after 1000 keys", n)
+	}
+	evicted := 0
+	for i := range tb.Len() {
+		evicted += tb.At(i).Sweep(func(c *ctr) bool { return c.v.Load()%2 == 0 && c.kill() })
+	}
+	if n := tb.Keys(); evicted != 500 || n != 500 {
+		t.Fatalf("evicted %d; Keys = %d", evicted, n)
 	}
 }

@@ -43,7 +43,7 @@ func testStripe[B any, P bucket[B]](t *testing.T) {
 	var keys []stripes.Key
 	for i := 0; i < 10; i++ {
 		_, k := tb.Of(fmt.Sprint("k", i))
-		b := st.LoadOrInsert(k, func() bool { return tb.AddKey(0) }, func(b P) { b.Start(&l, 0) })
+		b := st.LoadOrInsert(k, tb.AddKey, func(b P) { b.Start(&l, 0) })
 		if i%2 == 0 {
 			b.TakeAt(&l, 0, 2) // empty until 2s
 		}
