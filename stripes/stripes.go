@@ -55,7 +55,8 @@ type Stripe[B any, P Bucket[B]] struct {
 	step      uint64       // groups each call under the lock moves while growing, under mu
 	Evictions atomic.Int64 // keys evicted by the sweeper
 	Refused   atomic.Int64 // new keys refused at the key cap
-	_         [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - 8 - 16 - 16]byte
+	// The rest of the line: less the lock, live, moved and step, the counters.
+	_ [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - 8 - 16 - 16]byte
 }
 
 // Table is the set of stripes, the key cap and its count. Each stripe
@@ -293,10 +294,9 @@ func (s *Stripe[B, P]) Range(f func(key string, b P) bool) {
 
 // Size returns the number of live keys in the stripe, the number of slots
 // of the table they are going into (the one tab grows into, while it
-// grows), and the
-// bytes of its tables (their groups, which hold the bytes of keys up to 16
-// bytes, and the arrays of longer keys' strings, not those keys' bytes),
-// for memory accounting.
+// grows), and the bytes of its tables (their groups, which hold the bytes
+// of keys up to 16 bytes, and the arrays of longer keys' strings, not
+// those keys' bytes), for memory accounting.
 func (s *Stripe[B, P]) Size() (keys, slots, bytes int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -334,8 +334,10 @@ func (s *Stripe[B, P]) grow(n uint64) {
 		left := c
 		for m := c & msb; m != 0; m &= m - 1 {
 			i := slotOf(m)
-			if state, ok := P(&gr.b[i]).Freeze(); ok { // dead, it is not live: cannot happen under the lock, but never copy it
-				// A short key's string points into the old slot; insert copies it.
+			// A dead bucket (which cannot be met under the lock) is not
+			// copied. A short key's string points into the old slot;
+			// insert copies it.
+			if state, ok := P(&gr.b[i]).Freeze(); ok {
 				key := old.key(int(s.moved), i)
 				nt.insert(xxhash.Sum64String(key), key, func(b *B) { P(b).Thaw(state) })
 			}
