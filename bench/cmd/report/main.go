@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"maps"
 	"math"
 	"os"
 	"regexp"
@@ -226,10 +225,12 @@ func columns(data map[key]map[string][]float64, procs []string) (first, par stri
 		return "serial", "parallel"
 	}
 	slices.SortFunc(procs, func(a, b string) int { x, _ := strconv.Atoi(a); y, _ := strconv.Atoi(b); return x - y })
-	from, first := "serial-"+procs[0], "serial"
-	if !slices.ContainsFunc(slices.Collect(maps.Keys(data)), func(k key) bool { return strings.HasPrefix(k.mode, "serial") }) {
-		from = "parallel-" + procs[0]
-		first = from
+	from, first := "parallel-"+procs[0], "parallel-"+procs[0]
+	for k := range data {
+		if strings.HasPrefix(k.mode, "serial") {
+			from, first = "serial-"+procs[0], "serial"
+			break
+		}
 	}
 	for k, v := range data {
 		if k.mode == from {
