@@ -53,7 +53,7 @@ type Stripe[B any, P Bucket[B]] struct {
 	live      atomic.Int64 // keys in tab and the table it grows into; written under mu
 	moved     uint64       // groups of tab already moved into tab.into, under mu
 	step      uint64       // groups each call under the lock moves while growing, under mu
-	Evictions atomic.Int64 // keys evicted by the sweeper
+	Evictions atomic.Int64 // keys evicted by Sweep
 	Refused   atomic.Int64 // new keys refused at the key cap
 	// The rest of the line: less the lock, live, moved and step, the counters.
 	_ [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - 8 - 16 - 16]byte
@@ -241,10 +241,11 @@ const growStep = 8
 
 // Sweep offers every live bucket to evict, under the stripe's lock; a
 // bucket for which evict returns true is removed (evict must have marked it
-// dead). It returns how many were removed. A growth in progress is
-// finished first, a step at a time, so that it ends even when no new key
-// comes to take its steps. A stripe left mostly deleted slots is rebuilt
-// smaller, so that memory follows the live keys down.
+// dead). It returns how many were removed, and counts them in Evictions.
+// A growth in progress is finished first, a step at a time, so that it
+// ends even when no new key comes to take its steps. A stripe left mostly
+// deleted slots is rebuilt smaller, so that memory follows the live keys
+// down.
 func (s *Stripe[B, P]) Sweep(evict func(P) bool) int {
 	for s.settle() {
 	}
@@ -257,6 +258,9 @@ func (s *Stripe[B, P]) Sweep(evict func(P) bool) int {
 	if nt != nil {
 		n += nt.sweep(ev)
 	}
+	// Evictions first: a reader that sees the keys gone (Keys, Len) then
+	// sees them counted as evicted.
+	s.Evictions.Add(int64(n))
 	live := int(s.live.Add(-int64(n)))
 	if n > 0 && nt == nil && len(t.groups) > 4 && 4*live < t.used {
 		s.rebuild(live)

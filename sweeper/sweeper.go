@@ -117,6 +117,5 @@ func Stripe[B any, P Bucket[B]](t *stripes.Table[B, P], i int, l *atomicbucket.L
 	st := t.At(i)
 	n := st.Sweep(func(b P) bool { return b.Evict(l, clk, idle) })
 	t.DropKeys(n)
-	st.Evictions.Add(int64(n))
 	return n
 }
