@@ -160,14 +160,18 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 // A new key refused at the key cap is reported as false.
 func (l *Limiter) Allow(key string) bool {
 	// The clock is read first, so that the processor can overlap the read
-	// with hashing the key; the default clock is called directly, not
-	// through the interface. This is atomicbucket's readClock written out:
-	// readClock is too large to inline (Counter.Now does not inline
+	// with hashing the key; the default and the coarse clock are called
+	// directly, not through the interface (the coarse clock's read, one
+	// atomic load, then inlines). This is atomicbucket's readClock written
+	// out: readClock is too large to inline (Counter.Now does not inline
 	// either), so calling it would put one more call on this path.
 	var now time.Duration
-	if c, ok := l.clock.(*clock.Counter); ok {
+	switch c := l.clock.(type) {
+	case *clock.Counter:
 		now = c.Now()
-	} else {
+	case *clock.Coarse:
+		now = c.Now()
+	default:
 		now = l.clock.Now()
 	}
 	st, k := l.table.Of(key)

@@ -104,10 +104,13 @@ func (b *Bucket) TakeAt(l *Limit, now time.Duration, cost int64) Decision {
 	return l.describe(b.take(l, nil, now, cost))
 }
 
-// readClock reads clk; the default clock is called directly, not through
-// the interface.
+// readClock reads clk; the default and the coarse clock are called
+// directly, not through the interface.
 func readClock(clk clock.Clock) time.Duration {
-	if c, ok := clk.(*clock.Counter); ok {
+	switch c := clk.(type) {
+	case *clock.Counter:
+		return c.Now()
+	case *clock.Coarse:
 		return c.Now()
 	}
 	return clk.Now()
