@@ -140,7 +140,22 @@ func newMutex(c Config) (Limiter, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &mutexLimiter{limit: lim, clock: clock.Default(), table: t}, func() {}, nil
+	// sluice's sweeper makes the tables its stripes will grow into (see
+	// stripes.Stripe.Prepare); the twin has no sweeper, so a goroutine
+	// does that here, and the twin's tables grow as sluice's do.
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case st := <-t.Asks():
+				st.Prepare()
+			case <-stop:
+				return
+			}
+		}
+	}()
+	return &mutexLimiter{limit: lim, clock: clock.Default(), table: t}, func() { close(stop); <-done }, nil
 }
 
 func (m *mutexLimiter) Allow(key string) bool {

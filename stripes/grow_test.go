@@ -173,8 +173,9 @@ func TestSweepWhileGrowing(t *testing.T) {
 
 // TestGrowUnderLoad: goroutines create keys concurrently, so that the
 // stripe grows again and again, while others increment a set of hot keys
-// through the lock-free Load. Every key is created once, and every
-// increment that succeeded is in the final counts. Run it under -race.
+// through the lock-free Load and another makes the tables the stripe asks
+// for. Every key is created once, and every increment that succeeded is in
+// the final counts. Run it under -race.
 func TestGrowUnderLoad(t *testing.T) {
 	tb, _ := New[ctr](1)
 	st := tb.At(0)
@@ -187,6 +188,22 @@ func TestGrowUnderLoad(t *testing.T) {
 	var created atomic.Int64
 	var done [hot]atomic.Int64
 	var wg sync.WaitGroup
+	// As the sweeper does, make the next tables while all this goes on.
+	stop := make(chan struct{})
+	served := make(chan int)
+	go func() {
+		n := 0
+		defer func() { served <- n }()
+		for {
+			select {
+			case s := <-tb.Asks():
+				s.Prepare()
+				n++
+			case <-stop:
+				return
+			}
+		}
+	}()
 	for c := range creators {
 		wg.Add(1)
 		go func() {
@@ -212,6 +229,8 @@ func TestGrowUnderLoad(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	close(stop)
+	t.Logf("%d asks served", <-served)
 	if created.Load() != creators*perCreator {
 		t.Fatalf("created %d keys, want %d", created.Load(), creators*perCreator)
 	}
@@ -268,5 +287,130 @@ func TestGrowFromDeleted(t *testing.T) {
 		if b := st.Load(k); live != (b != nil) || b != nil && b.v.Load() != uint64(j) {
 			t.Fatalf("key %d (live: %v): %v", j, live, b)
 		}
+	}
+}
+
+// TestPrepare: a stripe asks for its next table once, when its table (of
+// prepareMin groups or more) has room for 1/prepareAt of its limit more;
+// Prepare makes it big enough for every key created before the growth,
+// counts it in Size, and the growth moves into it. A Prepare that comes
+// after the growth began makes nothing, and a growth nobody prepared for
+// makes its own table.
+func TestPrepare(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	keyOf := func(i int) Key { _, k := tb.Of(fmt.Sprint("key-", i)); return k }
+	var prepared *table[ctr] // made by the last Prepare, until its growth
+	served, unserved, late := 0, 0, 0
+	asks := 0 // since the last growth began
+	i := 0
+	for ; served < 3 || unserved < 3; i++ {
+		if i == 2_000_000 {
+			t.Fatalf("after %d keys: %d growths into a prepared table, %d unprepared", i, served, unserved)
+		}
+		tab := st.tab.Load()
+		wasGrowing := growing(st) != nil
+		st.LoadOrInsert(keyOf(i), always, startAt(uint64(i)))
+		if nt := growing(st); nt != nil && !wasGrowing {
+			// A growth began with this key.
+			if prepared != nil {
+				if nt != prepared {
+					t.Fatalf("key %d: the growth made its own table, not the prepared one", i)
+				}
+				served++
+			} else {
+				if asks > 0 {
+					// Asked, not served: serve it now, too late.
+					st.Prepare()
+					if st.next != nil {
+						t.Fatalf("key %d: a Prepare during the growth made a table", i)
+					}
+					late++
+				}
+				unserved++
+			}
+			prepared, asks = nil, 0
+			continue
+		}
+		select {
+		case s := <-tb.Asks():
+			asks++
+			threshold := tab.limit - tab.limit/prepareAt
+			if s != st || asks > 1 || wasGrowing || tab.ng < prepareMin || tab.used != threshold {
+				t.Fatalf("key %d: ask %d in this growth, growing %v, table of %d groups, used %d, threshold %d",
+					i, asks, wasGrowing, tab.ng, tab.used, threshold)
+			}
+			// Serve every other ask, so that both kinds of growth are seen.
+			if (served+unserved)%2 == 1 {
+				continue
+			}
+			_, _, before := st.Size()
+			st.Prepare()
+			if st.next == nil {
+				t.Fatalf("key %d: Prepare made no table", i)
+			}
+			prepared = st.next
+			if need := int(st.live.Load()) + tab.limit - tab.used + 1; prepared.limit < need {
+				t.Fatalf("key %d: prepared table holds %d keys, the growth may need %d", i, prepared.limit, need)
+			}
+			if _, _, after := st.Size(); after != before+prepared.bytes() {
+				t.Fatalf("key %d: Size counts %d bytes with the prepared table, %d without, table %d", i, after, before, prepared.bytes())
+			}
+		default:
+		}
+		checkRoom(t, st, fmt.Sprint("after insert ", i))
+	}
+	t.Logf("%d keys: %d growths into a prepared table, %d not (%d served late)", i, served, unserved, late)
+	if late == 0 {
+		t.Fatal("no Prepare came after its growth began")
+	}
+	for st.settle() {
+	}
+	for j := range i {
+		if b := st.Load(keyOf(j)); b == nil || b.v.Load() != uint64(j) {
+			t.Fatalf("key %d: found %v", j, b)
+		}
+	}
+}
+
+// TestPrepareDropped: Sweep drops a prepared table once a whole sweep
+// period passed with no key created, and keeps it while keys come.
+func TestPrepareDropped(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	i := 0
+	create := func() {
+		_, k := tb.Of(fmt.Sprint("key-", i))
+		st.LoadOrInsert(k, always, startAt(0))
+		i++
+	}
+	for st.next == nil {
+		if i == 100_000 {
+			t.Fatal("no ask in 100,000 keys")
+		}
+		create()
+		select {
+		case s := <-tb.Asks():
+			s.Prepare()
+		default:
+		}
+	}
+	none := func(*ctr) bool { return false }
+	st.Sweep(none)
+	create()
+	st.Sweep(none)
+	if st.next == nil {
+		t.Fatal("dropped, though a key was created since the last sweep")
+	}
+	st.Sweep(none)
+	if st.next != nil {
+		t.Fatal("kept through a sweep period with no new key")
+	}
+	// The next key asks again.
+	create()
+	select {
+	case <-tb.Asks():
+	default:
+		t.Fatal("no new ask after the table was dropped")
 	}
 }

@@ -11,6 +11,7 @@ package stripes
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -46,8 +47,9 @@ type Bucket[B any] interface {
 // that writes to them never evict the table pointer from other cores'
 // caches. The decision counters are per P, in the Table (count.go).
 type Stripe[B any, P Bucket[B]] struct {
-	tab atomic.Pointer[table[B]]
-	_   [cacheLineSize - unsafe.Sizeof(uintptr(0))]byte
+	tab  atomic.Pointer[table[B]]
+	asks chan<- *Stripe[B, P] // the Table's (Asks); set once, by New
+	_    [cacheLineSize - 2*unsafe.Sizeof(uintptr(0))]byte
 
 	mu        sync.Mutex   // held to insert, sweep or move groups; never by a decision on a live bucket
 	live      atomic.Int64 // keys in tab and the table it grows into; written under mu
@@ -55,8 +57,12 @@ type Stripe[B any, P Bucket[B]] struct {
 	step      uint64       // groups each call under the lock moves while growing, under mu
 	Evictions atomic.Int64 // keys evicted by Sweep
 	Refused   atomic.Int64 // new keys refused at the key cap
-	// The rest of the line: less the lock, live, moved and step, the counters.
-	_ [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - 8 - 16 - 16]byte
+	next      *table[B]    // made by Prepare for tab's growth, under mu; nil if none
+	asked     bool         // the stripe is on asks and next not yet made, under mu
+	idle      bool         // no key created since Sweep last saw next, under mu
+	// The rest of the line: less the lock, live, moved and step, the
+	// counters, next, asked and idle.
+	_ [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - 8 - 16 - 16 - 8 - 2]byte
 }
 
 // Table is the set of stripes, the key cap and its count. Each stripe
@@ -69,7 +75,8 @@ type Stripe[B any, P Bucket[B]] struct {
 type Table[B any, P Bucket[B]] struct {
 	stripes []Stripe[B, P]
 	mask    uint64
-	_       [cacheLineSize - unsafe.Sizeof([]int{}) - 8]byte
+	asks    chan *Stripe[B, P] // stripes whose next table should be made (Asks)
+	_       [cacheLineSize - unsafe.Sizeof([]int{}) - 16]byte
 	keys    atomic.Int64 // keys held, counted only under a cap
 	max     int64        // the cap; 0: none
 	_       [cacheLineSize - 16]byte
@@ -82,12 +89,24 @@ func New[B any, P Bucket[B]](n int) (*Table[B, P], error) {
 	if n < 1 || n > MaxStripes || n&(n-1) != 0 {
 		return nil, fmt.Errorf("stripes: stripe count %d: must be a power of two between 1 and %d", n, MaxStripes)
 	}
-	t := &Table[B, P]{stripes: make([]Stripe[B, P], n), mask: uint64(n - 1), tallies: newTallies()}
+	t := &Table[B, P]{
+		stripes: make([]Stripe[B, P], n),
+		mask:    uint64(n - 1),
+		asks:    make(chan *Stripe[B, P], n),
+		tallies: newTallies(),
+	}
 	for i := range t.stripes {
 		t.stripes[i].tab.Store(newTable[B](1, newSeed()))
+		t.stripes[i].asks = t.asks
 	}
 	return t, nil
 }
+
+// Asks delivers the stripes whose table is nearly full, so that whoever
+// owns the table (the sweeper) calls Prepare on each, off the request path.
+// A stripe asks at most once per growth; an ask nobody serves costs
+// nothing but the growth's page faults (see Prepare).
+func (t *Table[B, P]) Asks() <-chan *Stripe[B, P] { return t.asks }
 
 // Key is a key with its xxhash, computed once per decision: the low bits
 // pick the stripe, the stripe's table mixes the whole hash with its seed.
@@ -198,8 +217,87 @@ func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
 	}
 	b := t.insert(k.Hash, key, func(b *B) { start(P(b)) })
 	s.live.Add(1)
+	s.idle = false
+	if t.used >= t.limit-t.limit/prepareAt && t.ng >= prepareMin && s.next == nil && !s.asked && t.into.Load() == nil {
+		select {
+		case s.asks <- s:
+			s.asked = true
+		default:
+		}
+	}
 	return P(b)
 }
+
+// A stripe asks for its next table (Table.Asks) when its table, of at
+// least prepareMin groups, has room for only 1/prepareAt of its limit
+// more. The next table is half again the size of the old one and is held
+// from then until the growth: for the last 3/8 of a growth cycle (from 2/3
+// of the limit to all of it), or until Sweep drops a table no new key has
+// come to. The window must leave the sweeper time to make it during a
+// flood of new keys into one stripe: on the development machine, making a
+// table took 0.1 to 0.3 µs per group (mostly the kernel's page faults),
+// and creating the window's keys, 7/8 of a key per group, about 0.45 µs
+// per group; a window of 1/16 was too short as often as not. A table made
+// too late is dropped, and the growth makes its own, as without an ask.
+// Smaller tables are not worth an ask: their growths are cheap, and their
+// memory comes from the runtime's size classes rather than straight from
+// the operating system.
+const (
+	prepareAt  = 8
+	prepareMin = 128 // groups: 32 KiB, the runtime's largest size class
+)
+
+// Prepare makes the table the stripe's next growth moves into, if the
+// stripe asked for one (Table.Asks), and writes one byte of each of its
+// pages; it holds the lock only to read the size and to store the table.
+//
+// Why: a large allocation comes from the operating system unmapped, and
+// the runtime does not zero it. A growth's first access to a page of the
+// new table is then often a read (a probe, or a lookup following into),
+// which maps the kernel's shared zero page, and the write that follows
+// faults again to replace it and flushes the old mapping from every other
+// core running the process, with an interrupt to each. Creating keys on
+// two goroutines, those flushes took 16% of the time; written first, each
+// page faults once, and no other core holds a stale mapping. Writing them
+// at the growth's start, under the lock, would hold the stripe for a
+// millisecond per 4 MiB of table. Made here, off the lock, it costs no
+// caller anything.
+func (s *Stripe[B, P]) Prepare() {
+	s.mu.Lock()
+	t := s.tab.Load()
+	if !s.asked || s.next != nil || t.into.Load() != nil {
+		s.asked = false
+		s.mu.Unlock()
+		return
+	}
+	// Every key created before the growth takes a slot, and live counts
+	// at most every slot taken: a table for them all is never too small.
+	groups := groupsFor(int(s.live.Load()) + t.limit - t.used + 1)
+	s.mu.Unlock()
+
+	nt := newTable[B](groups, t.seed)
+	touch(nt.groups)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Only for the growth it was made for: a growth or a shrink that
+	// began meanwhile has a table of its own.
+	if s.tab.Load() == t && t.into.Load() == nil {
+		s.next = nt
+	}
+	s.asked = false
+}
+
+// touch writes one byte of each page of a new table's groups, before the
+// table is published (so the write races with no lookup).
+func touch[B any](gs []group[B]) {
+	perPage := max(pageSize/int(unsafe.Sizeof(group[B]{})), 1)
+	for i := 0; i < len(gs); i += perPage {
+		gs[i].lens[0] = 0
+	}
+}
+
+var pageSize = os.Getpagesize()
 
 // room returns the table a new key goes into: the one tab grows into while
 // it grows, else tab, unless tab is full: then it starts growing tab into
@@ -214,7 +312,11 @@ func (s *Stripe[B, P]) room() *table[B] {
 		return t
 	}
 	live := int(s.live.Load())
-	nt := newTable[B](groupsFor(live+1), t.seed)
+	nt := s.next
+	if nt == nil || nt.limit <= live {
+		nt = newTable[B](groupsFor(live+1), t.seed)
+	}
+	s.next, s.asked = nil, false
 	// Each key created during the growth takes a slot of nt, and each
 	// creation moves step groups first, so at most ng/step keys are
 	// created before the move ends: step is chosen so that they and every
@@ -262,6 +364,15 @@ func (s *Stripe[B, P]) Sweep(evict func(P) bool) int {
 	// sees them counted as evicted.
 	s.Evictions.Add(int64(n))
 	live := int(s.live.Add(-int64(n)))
+	// A table made for a growth that no new key has come towards since
+	// the last sweep is dropped: a stripe whose keys stopped growing just
+	// short of its limit would otherwise hold it for good.
+	if s.next != nil {
+		if s.idle {
+			s.next = nil
+		}
+		s.idle = true
+	}
 	if n > 0 && nt == nil && len(t.groups) > 4 && 4*live < t.used {
 		s.rebuild(live)
 	}
@@ -309,6 +420,9 @@ func (s *Stripe[B, P]) Size() (keys, slots, bytes int) {
 	if nt := t.into.Load(); nt != nil {
 		t = nt
 		bytes += t.bytes()
+	}
+	if s.next != nil {
+		bytes += s.next.bytes()
 	}
 	return int(s.live.Load()), len(t.groups) * groupSize, bytes
 }
@@ -365,5 +479,6 @@ func (s *Stripe[B, P]) rebuild(need int) {
 	old := s.tab.Load()
 	old.into.Store(newTable[B](groupsFor(need), old.seed))
 	s.moved = 0
+	s.next = nil // made for a growth of old
 	s.grow(old.ng)
 }

@@ -30,7 +30,9 @@ type Bucket[B any] interface {
 const minStep = time.Millisecond
 
 // Sweeper walks one stripe per step, so that each step holds one stripe's
-// lock briefly; decisions on existing keys never take it.
+// lock briefly; decisions on existing keys never take it. Between steps it
+// makes the tables that nearly full stripes ask for (stripes.Table.Asks),
+// so that no request waits for a new table's pages.
 type Sweeper[B any, P Bucket[B]] struct {
 	table *stripes.Table[B, P]
 	limit *atomicbucket.Limit
@@ -72,12 +74,17 @@ func (s *Sweeper[B, P]) run() {
 	defer close(s.done)
 	tick := time.NewTicker(s.step)
 	defer tick.Stop()
-	for i := 0; ; i = (i + 1) % s.table.Len() {
+	for i := 0; ; {
 		select {
 		case <-s.stop:
 			return
 		case <-tick.C:
 			Stripe(s.table, i, s.limit, s.clock, s.ttl)
+			i = (i + 1) % s.table.Len()
+		case st := <-s.table.Asks():
+			// A stripe nearly full: make the table it will grow into
+			// here, so that no request waits for its pages.
+			st.Prepare()
 		case <-s.urgent:
 			// The key cap was hit: evict every full bucket now, whatever
 			// its idle time, one stripe at a time.

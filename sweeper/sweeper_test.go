@@ -2,6 +2,7 @@ package sweeper
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -68,4 +69,31 @@ func testStripe[B any, P bucket[B]](t *testing.T) {
 			t.Fatalf("key %d: an evicted bucket not marked dead, or a kept one marked", i)
 		}
 	}
+}
+
+// The sweeper makes the table a nearly full stripe asks for: the stripe's
+// memory (Size) then counts a second table while the stripe's own table,
+// not yet growing, keeps its size.
+func TestPrepares(t *testing.T) {
+	l, _ := atomicbucket.NewLimit(1, time.Second, 2)
+	tb, _ := stripes.New[atomicbucket.Bucket](1)
+	sw := Start(tb, &l, clock.NewManual(0), time.Hour)
+	defer sw.Close()
+	st := tb.At(0)
+	_, slots, bytes := st.Size()
+	perSlot := bytes / slots // one table, not growing, short keys
+	quiet := slots           // the table's slots when it was last not growing
+	for i := 0; i < 2_000_000; i++ {
+		_, k := tb.Of(fmt.Sprint("k", i))
+		st.LoadOrInsert(k, tb.AddKey, func(b *atomicbucket.Bucket) { b.Start(&l, 0) })
+		_, slots, bytes = st.Size()
+		switch {
+		case bytes == slots*perSlot:
+			quiet = slots
+		case slots == quiet:
+			return // more than the table, and no growth: a table made for the next
+		}
+		runtime.Gosched() // let the sweeper run, on a busy machine too
+	}
+	t.Fatal("no table made for a growth in two million keys")
 }
