@@ -146,14 +146,7 @@ func newMutex(c Config) (Limiter, func(), error) {
 	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		for {
-			select {
-			case st := <-t.Asks():
-				st.Prepare()
-			case <-stop:
-				return
-			}
-		}
+		t.Serve(stop)
 	}()
 	return &mutexLimiter{limit: lim, clock: clock.Default(), table: t}, func() { close(stop); <-done }, nil
 }

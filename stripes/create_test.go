@@ -29,16 +29,7 @@ func BenchmarkCreate(b *testing.B) {
 	// As the sweeper does, make the tables the stripe asks for.
 	stop := make(chan struct{})
 	defer close(stop)
-	go func() {
-		for {
-			select {
-			case s := <-tb.Asks():
-				s.Prepare()
-			case <-stop:
-				return
-			}
-		}
-	}()
+	go tb.Serve(stop)
 	b.ResetTimer()
 	for i, k := range keys {
 		t0 := time.Now()

@@ -108,6 +108,19 @@ func New[B any, P Bucket[B]](n int) (*Table[B, P], error) {
 // nothing but the growth's page faults (see Prepare).
 func (t *Table[B, P]) Asks() <-chan *Stripe[B, P] { return t.asks }
 
+// Serve calls Prepare on each stripe that asks, until stop is closed: for
+// a table used without the sweeper, which otherwise does it.
+func (t *Table[B, P]) Serve(stop <-chan struct{}) {
+	for {
+		select {
+		case s := <-t.asks:
+			s.Prepare()
+		case <-stop:
+			return
+		}
+	}
+}
+
 // Key is a key with its xxhash, computed once per decision: the low bits
 // pick the stripe, the stripe's table mixes the whole hash with its seed.
 type Key struct {
