@@ -554,3 +554,39 @@ func TestWaitRedecides(t *testing.T) {
 		t.Fatal("Wait did not take its token")
 	}
 }
+
+// TestGrowthWithSweeper: goroutines flood two stripes with new keys while
+// the sweeper, visiting a stripe every millisecond, sweeps and makes the
+// tables the stripes ask for; every key is decided exactly through the
+// growths (two tokens, then a denial: nothing refills in an hour, and no
+// bucket that owes a token is evicted), and none is lost. Run it under
+// -race.
+func TestGrowthWithSweeper(t *testing.T) {
+	l := newLimiter(t, Per(1, time.Hour), 2, WithIdleTTL(2*time.Millisecond), WithStripes(2))
+	const workers, per = 4, 5_000
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range per {
+				k := fmt.Sprintf("w%d-%d", w, i)
+				if !l.Allow(k) || !l.Allow(k) || l.Allow(k) {
+					t.Errorf("key %s: not admitted twice and then denied", k)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n := l.Len(); n != workers*per {
+		t.Fatalf("Len = %d, want %d", n, workers*per)
+	}
+	for w := range workers {
+		for i := range per {
+			if k := fmt.Sprintf("w%d-%d", w, i); l.Allow(k) {
+				t.Fatalf("key %s admitted a third time: its bucket was lost", k)
+			}
+		}
+	}
+}
