@@ -373,44 +373,62 @@ func TestPrepare(t *testing.T) {
 	}
 }
 
-// TestPrepareDropped: Sweep drops a prepared table once a whole sweep
-// period passed with no key created, and keeps it while keys come.
+// TestPrepareDropped: review keeps a prepared table while keys come fast
+// enough to fill the table within four reviews, drops it when they come
+// slower, and the stripe then asks no more until its growth.
 func TestPrepareDropped(t *testing.T) {
 	tb, _ := New[ctr](1)
 	st := tb.At(0)
 	i := 0
-	create := func() {
-		_, k := tb.Of(fmt.Sprint("key-", i))
-		st.LoadOrInsert(k, always, startAt(0))
-		i++
+	create := func(n int) {
+		for range n {
+			_, k := tb.Of(fmt.Sprint("key-", i))
+			st.LoadOrInsert(k, always, startAt(0))
+			i++
+		}
+	}
+	asked := func() bool {
+		select {
+		case <-tb.Asks():
+			return true
+		default:
+			return false
+		}
 	}
 	for st.next == nil {
 		if i == 100_000 {
 			t.Fatal("no ask in 100,000 keys")
 		}
-		create()
-		select {
-		case s := <-tb.Asks():
-			s.Prepare()
-		default:
+		create(1)
+		if asked() {
+			st.Prepare()
 		}
 	}
-	none := func(*ctr) bool { return false }
-	st.Sweep(none)
-	create()
-	st.Sweep(none)
-	if st.next == nil {
-		t.Fatal("dropped, though a key was created since the last sweep")
+	tab := st.tab.Load()
+	// A quarter of the room left, and one: fast enough.
+	create((tab.limit-tab.used)/4 + 1)
+	if !st.review() || st.next == nil {
+		t.Fatalf("dropped, with keys coming fast enough (used %d, limit %d)", tab.used, tab.limit)
 	}
-	st.Sweep(none)
-	if st.next != nil {
-		t.Fatal("kept through a sweep period with no new key")
+	create(1)
+	if st.review() || st.next != nil {
+		t.Fatal("kept through a review with one key to fill the rest of the table")
 	}
-	// The next key asks again.
-	create()
-	select {
-	case <-tb.Asks():
-	default:
-		t.Fatal("no new ask after the table was dropped")
+	create(1)
+	if asked() {
+		t.Fatal("asked again after the table was dropped, before the growth")
+	}
+	// The growth makes its own table, and the next cycle asks again.
+	for growing(st) == nil {
+		create(1)
+	}
+	if asked() {
+		t.Fatal("asked during the growth")
+	}
+	for j := 0; !asked(); j++ {
+		if j == 1_000_000 {
+			t.Fatal("no ask in the cycle after a declined one")
+		}
+		create(1)
 	}
 }

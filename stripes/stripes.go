@@ -13,9 +13,11 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
@@ -58,11 +60,12 @@ type Stripe[B any, P Bucket[B]] struct {
 	Evictions atomic.Int64 // keys evicted by Sweep
 	Refused   atomic.Int64 // new keys refused at the key cap
 	next      *table[B]    // made by Prepare for tab's growth, under mu; nil if none
+	seen      uint32       // tab's used slots when next was made or last reviewed, mod 2^32, under mu
 	asked     bool         // the stripe is on asks and next not yet made, under mu
-	idle      bool         // no key created since Sweep last saw next, under mu
+	declined  bool         // review dropped next: no more asks until the growth, under mu
 	// The rest of the line: less the lock, live, moved and step, the
-	// counters, next, asked and idle.
-	_ [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - 8 - 16 - 16 - 8 - 2]byte
+	// counters, next, seen, asked and declined.
+	_ [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - 8 - 16 - 16 - 8 - 4 - 2]byte
 }
 
 // Table is the set of stripes, the key cap and its count. Each stripe
@@ -108,17 +111,91 @@ func New[B any, P Bucket[B]](n int) (*Table[B, P], error) {
 // nothing but the growth's page faults (see Prepare).
 func (t *Table[B, P]) Asks() <-chan *Stripe[B, P] { return t.asks }
 
-// Serve calls Prepare on each stripe that asks, until stop is closed: for
-// a table used without the sweeper, which otherwise does it.
+// Serve serves the table's asks with a Server until stop is closed: for a
+// table used without the sweeper, which otherwise does it.
 func (t *Table[B, P]) Serve(stop <-chan struct{}) {
+	var v Server[B, P]
 	for {
 		select {
 		case s := <-t.asks:
-			s.Prepare()
+			v.Ask(s)
+		case <-v.Due():
+			v.Review()
 		case <-stop:
 			return
 		}
 	}
+}
+
+// Server makes the tables a Table's stripes ask for (Table.Asks), and
+// every reviewEvery drops those that keys come too slowly to (see
+// prepareAt). Its zero value is ready; one goroutine uses it, selecting on
+// Table.Asks and Due.
+type Server[B any, P Bucket[B]] struct {
+	held  []*Stripe[B, P] // stripes holding a table it made, to review
+	timer *time.Timer
+}
+
+// Ask makes the table stripe s asked for.
+func (v *Server[B, P]) Ask(s *Stripe[B, P]) {
+	if !s.Prepare() || slices.Contains(v.held, s) {
+		return
+	}
+	v.held = append(v.held, s)
+	if v.timer == nil {
+		v.timer = time.NewTimer(reviewEvery)
+	} else if len(v.held) == 1 {
+		v.timer.Reset(reviewEvery)
+	}
+}
+
+// Due delivers when the tables made are due for review; it is nil, and
+// never delivers, while no stripe holds one.
+func (v *Server[B, P]) Due() <-chan time.Time {
+	if len(v.held) == 0 {
+		return nil
+	}
+	return v.timer.C
+}
+
+// Review drops each table made that keys come to too slowly, and forgets
+// those a growth has taken.
+func (v *Server[B, P]) Review() {
+	keep := v.held[:0]
+	for _, s := range v.held {
+		if s.review() {
+			keep = append(keep, s)
+		}
+	}
+	clear(v.held[len(keep):])
+	v.held = keep
+	if len(keep) > 0 {
+		v.timer.Reset(reviewEvery)
+	}
+}
+
+// reviewEvery is how often a Server reviews the tables it made: a table
+// keys stopped coming to is held for at most two reviews.
+const reviewEvery = 100 * time.Millisecond
+
+// review reports whether the stripe still holds the table Prepare made for
+// its growth: it drops it unless the keys created since the last review
+// (or since the table was made) would fill tab within four more reviews,
+// and the stripe then asks no more until its growth.
+func (s *Stripe[B, P]) review() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.next == nil {
+		return false
+	}
+	t := s.tab.Load() // not growing: a growth takes next
+	come := uint64(uint32(t.used) - s.seen)
+	s.seen = uint32(t.used)
+	if 4*come < uint64(t.limit-t.used) {
+		s.next, s.declined = nil, true
+		return false
+	}
+	return true
 }
 
 // Key is a key with its xxhash, computed once per decision: the low bits
@@ -230,8 +307,7 @@ func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
 	}
 	b := t.insert(k.Hash, key, func(b *B) { start(P(b)) })
 	s.live.Add(1)
-	s.idle = false
-	if t.used >= t.limit-t.limit/prepareAt && t.ng >= prepareMin && s.next == nil && !s.asked && t.into.Load() == nil {
+	if t.used >= t.limit-t.limit/prepareAt && t.ng >= prepareMin && s.next == nil && !s.asked && !s.declined && t.into.Load() == nil {
 		select {
 		case s.asks <- s:
 			s.asked = true
@@ -243,18 +319,25 @@ func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
 
 // A stripe asks for its next table (Table.Asks) when its table, of at
 // least prepareMin groups, has room for only 1/prepareAt of its limit
-// more. The next table is half again the size of the old one and is held
-// from then until the growth: for the last 3/8 of a growth cycle (from 2/3
-// of the limit to all of it), or until Sweep drops a table no new key has
-// come to. The window must leave the sweeper time to make it during a
-// flood of new keys into one stripe: on the development machine, making a
-// table took 0.1 to 0.3 µs per group (mostly the kernel's page faults),
-// and creating the window's keys, 7/8 of a key per group, about 0.45 µs
-// per group; a window of 1/16 was too short as often as not. A table made
-// too late is dropped, and the growth makes its own, as without an ask.
-// Smaller tables are not worth an ask: their growths are cheap, and their
-// memory comes from the runtime's size classes rather than straight from
-// the operating system.
+// more: for the last 3/8 of a growth cycle, which runs from 2/3 of the
+// limit to all of it. The next table is half again the size of the old
+// one, and it is held until the growth only while keys come fast: every
+// reviewEvery, the Server drops it unless the keys created since its last
+// review would fill the table within four more, and the stripe then asks
+// no more until its growth. So a flood holds it for as long as the flood
+// takes to fill the table, and a stripe whose keys trickle in, or
+// stopped, for at most two reviews.
+//
+// The window must leave the sweeper time to make the table during a flood
+// of new keys into one stripe: on the development machine, making a table
+// took 0.1 to 0.3 µs per group (mostly the kernel's page faults), and
+// creating the window's keys, 7/8 of a key per group, about 0.45 µs per
+// group; windows of 1/16 and 1/32 were too short as often as not, and a
+// late table, abandoned, still cost the flood's longest calls. A table
+// made too late is dropped, and the growth makes its own, as without an
+// ask. Smaller tables are not worth an ask: their growths are cheap, and
+// their memory comes from the runtime's size classes rather than straight
+// from the operating system.
 const (
 	prepareAt  = 8
 	prepareMin = 128 // groups: 32 KiB, the runtime's largest size class
@@ -263,6 +346,7 @@ const (
 // Prepare makes the table the stripe's next growth moves into, if the
 // stripe asked for one (Table.Asks), and writes one byte of each of its
 // pages; it holds the lock only to read the size and to store the table.
+// It reports whether it stored one; Server.Ask calls it.
 //
 // Why: a large allocation comes from the operating system unmapped, and
 // the runtime does not zero it. A growth's first access to a page of the
@@ -275,13 +359,13 @@ const (
 // at the growth's start, under the lock, would hold the stripe for 2 to
 // 5 ms per 4 MiB of table on the development machine (a table of 55 MB
 // took 23 to 64 ms). Made here, off the lock, it holds up no caller.
-func (s *Stripe[B, P]) Prepare() {
+func (s *Stripe[B, P]) Prepare() bool {
 	s.mu.Lock()
 	t := s.tab.Load()
 	if !s.asked || s.next != nil || t.into.Load() != nil {
 		s.asked = false
 		s.mu.Unlock()
-		return
+		return false
 	}
 	// Every key created before the growth takes a slot, and live counts
 	// at most every slot taken: a table for them all is never too small.
@@ -289,25 +373,36 @@ func (s *Stripe[B, P]) Prepare() {
 	s.mu.Unlock()
 
 	nt := newTable[B](groups, t.seed)
-	touch(nt.groups)
+	if !touch(nt.groups, func() bool { return t.into.Load() == nil }) {
+		return false // too late: tab began growing into a table of its own
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Only for the growth it was made for: a growth or a shrink that
 	// began meanwhile has a table of its own.
-	if s.tab.Load() == t && t.into.Load() == nil {
-		s.next = nt
-	}
 	s.asked = false
+	if s.tab.Load() != t || t.into.Load() != nil {
+		return false
+	}
+	s.next, s.seen = nt, uint32(t.used)
+	return true
 }
 
 // touch writes one byte of each page of a new table's groups, before the
-// table is published (so the write races with no lookup).
-func touch[B any](gs []group[B]) {
+// table is published (so the write races with no lookup). Every 64 pages
+// it asks still() whether the table is still wanted, and it stops and
+// reports false when not: a table made too late is dropped, and the pages
+// it did not write then cost the process nothing.
+func touch[B any](gs []group[B], still func() bool) bool {
 	perPage := max(pageSize/int(unsafe.Sizeof(group[B]{})), 1)
 	for i := 0; i < len(gs); i += perPage {
+		if i%(64*perPage) == 0 && !still() {
+			return false
+		}
 		gs[i].lens[0] = 0
 	}
+	return true
 }
 
 var pageSize = os.Getpagesize()
@@ -329,7 +424,7 @@ func (s *Stripe[B, P]) room() *table[B] {
 	if nt == nil || nt.limit <= live {
 		nt = newTable[B](groupsFor(live+1), t.seed)
 	}
-	s.next, s.asked = nil, false
+	s.next, s.asked, s.declined = nil, false, false
 	// Each key created during the growth takes a slot of nt, and each
 	// creation moves step groups first, so at most ng/step keys are
 	// created before the move ends: step is chosen so that they and every
@@ -377,15 +472,6 @@ func (s *Stripe[B, P]) Sweep(evict func(P) bool) int {
 	// sees them counted as evicted.
 	s.Evictions.Add(int64(n))
 	live := int(s.live.Add(-int64(n)))
-	// A table made for a growth that no new key has come towards since
-	// the last sweep is dropped: a stripe whose keys stopped growing just
-	// short of its limit would otherwise hold it for good.
-	if s.next != nil {
-		if s.idle {
-			s.next = nil
-		}
-		s.idle = true
-	}
 	if n > 0 && nt == nil && len(t.groups) > 4 && 4*live < t.used {
 		s.rebuild(live)
 	}
@@ -492,6 +578,6 @@ func (s *Stripe[B, P]) rebuild(need int) {
 	old := s.tab.Load()
 	old.into.Store(newTable[B](groupsFor(need), old.seed))
 	s.moved = 0
-	s.next = nil // made for a growth of old
+	s.next, s.declined = nil, false // for a growth of old
 	s.grow(old.ng)
 }

@@ -32,7 +32,8 @@ const minStep = time.Millisecond
 // Sweeper walks one stripe per step, so that each step holds one stripe's
 // lock briefly; decisions on existing keys never take it. Between steps it
 // makes the tables that nearly full stripes ask for (stripes.Table.Asks),
-// so that no request waits for a new table's pages.
+// so that no request waits for a new table's pages, and drops those keys
+// come to too slowly (stripes.Server).
 type Sweeper[B any, P Bucket[B]] struct {
 	table *stripes.Table[B, P]
 	limit *atomicbucket.Limit
@@ -74,6 +75,7 @@ func (s *Sweeper[B, P]) run() {
 	defer close(s.done)
 	tick := time.NewTicker(s.step)
 	defer tick.Stop()
+	var tables stripes.Server[B, P]
 	for i := 0; ; {
 		select {
 		case <-s.stop:
@@ -84,7 +86,9 @@ func (s *Sweeper[B, P]) run() {
 		case st := <-s.table.Asks():
 			// A stripe nearly full: make the table it will grow into
 			// here, so that no request waits for its pages.
-			st.Prepare()
+			tables.Ask(st)
+		case <-tables.Due():
+			tables.Review()
 		case <-s.urgent:
 			// The key cap was hit: evict every full bucket now, whatever
 			// its idle time, one stripe at a time.

@@ -73,7 +73,7 @@ func testStripe[B any, P bucket[B]](t *testing.T) {
 
 // The sweeper makes the table a nearly full stripe asks for: the stripe's
 // memory (Size) then counts a second table while the stripe's own table,
-// not yet growing, keeps its size.
+// not yet growing, keeps its size; and drops it when no more keys come.
 func TestPrepares(t *testing.T) {
 	l, _ := atomicbucket.NewLimit(1, time.Second, 2)
 	tb, _ := stripes.New[atomicbucket.Bucket](1)
@@ -91,7 +91,16 @@ func TestPrepares(t *testing.T) {
 		case bytes == slots*perSlot:
 			quiet = slots
 		case slots == quiet:
-			return // more than the table, and no growth: a table made for the next
+			// More than the table, and no growth: a table made for the
+			// next. No key comes now, so a review drops it.
+			deadline := time.Now().Add(5 * time.Second)
+			for _, _, bytes = st.Size(); bytes != slots*perSlot; _, _, bytes = st.Size() {
+				if time.Now().After(deadline) {
+					t.Fatalf("the made table still held 5s after the last key (%d bytes, %d slots)", bytes, slots)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			return
 		}
 		runtime.Gosched() // let the sweeper run, on a busy machine too
 	}
