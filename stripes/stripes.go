@@ -373,16 +373,15 @@ func (s *Stripe[B, P]) Prepare() bool {
 	s.mu.Unlock()
 
 	nt := newTable[B](groups, t.seed)
-	if !touch(nt.groups, func() bool { return t.into.Load() == nil }) {
-		return false // too late: tab began growing into a table of its own
-	}
+	// touch stops early once tab began growing into a table of its own.
+	made := touch(nt.groups, func() bool { return t.into.Load() == nil })
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Only for the growth it was made for: a growth or a shrink that
 	// began meanwhile has a table of its own.
 	s.asked = false
-	if s.tab.Load() != t || t.into.Load() != nil {
+	if !made || s.tab.Load() != t || t.into.Load() != nil {
 		return false
 	}
 	s.next, s.seen = nt, uint32(t.used)
@@ -578,6 +577,6 @@ func (s *Stripe[B, P]) rebuild(need int) {
 	old := s.tab.Load()
 	old.into.Store(newTable[B](groupsFor(need), old.seed))
 	s.moved = 0
-	s.next, s.declined = nil, false // for a growth of old
+	s.next, s.asked, s.declined = nil, false, false // for a growth of old
 	s.grow(old.ng)
 }
