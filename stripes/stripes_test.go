@@ -76,6 +76,10 @@ func TestAddKey(t *testing.T) {
 	if tb.AddKey() {
 		t.Fatal("cap not enforced")
 	}
+	// Under a cap, Keys is the cap's count (no stripe holds these keys).
+	if n := tb.Keys(); n != 3 {
+		t.Fatalf("Keys = %d under a cap of 3, all taken", n)
+	}
 	tb.DropKeys(1)
 	if !tb.AddKey() || tb.AddKey() {
 		t.Fatal("an evicted key's place not given back, or given twice")
