@@ -106,8 +106,8 @@ func New[B any, P Bucket[B]](n int) (*Table[B, P], error) {
 }
 
 // Asks delivers the stripes whose table is nearly full, so that whoever
-// owns the table (the sweeper) calls Prepare on each, off the request path.
-// A stripe asks at most once per growth; an ask nobody serves costs
+// owns the table (the sweeper) serves each with a Server, off the request
+// path. A stripe asks at most once per growth; an ask nobody serves costs
 // nothing but the growth's page faults (see Prepare).
 func (t *Table[B, P]) Asks() <-chan *Stripe[B, P] { return t.asks }
 
@@ -336,7 +336,8 @@ func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
 //
 // The window must leave the sweeper time to make the table during a flood
 // of new keys into one stripe: on the development machine, making a table
-// took 0.1 to 0.3 µs per group (mostly the kernel's page faults), and
+// of fresh memory took 0.1 µs per group alone (BenchmarkMakeTable's first
+// op; mostly the kernel's page faults), up to 0.3 during a flood, and
 // creating the window's keys, 7/8 of a key per group, about 0.45 µs per
 // group; windows of 1/16 and 1/32 were too short as often as not, and a
 // late table, abandoned, still cost the flood's longest calls. A table
@@ -364,7 +365,9 @@ const (
 // page faults once, and no other core holds a stale mapping. Writing them
 // at the growth's start, under the lock, would hold the stripe for 2 to
 // 5 ms per 4 MiB of table on the development machine (a table of 55 MB
-// took 23 to 64 ms). Made here, off the lock, it holds up no caller.
+// took 23 ms alone, BenchmarkMakeTable, and up to 64 ms during a flood of
+// creations, timed in a test not kept). Made here, off the lock, it holds
+// up no caller.
 func (s *Stripe[B, P]) Prepare() bool {
 	s.mu.Lock()
 	t := s.tab.Load()
