@@ -20,6 +20,19 @@ const unit = time.Second
 // maxLine bounds one line of input; a longer one is an error, not a hang.
 const maxLine = 1 << 20
 
+// parseInt parses a decimal field of line, and says which of the two is
+// wrong with a bad one: not a number, or a number past 64 bits.
+func parseInt(line int, what, t string) (int64, error) {
+	v, err := strconv.ParseInt(t, 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("line %d: %s %s: out of range", line, what, t)
+	case err != nil:
+		return 0, fmt.Errorf("line %d: %s %q: not an integer", line, what, t)
+	}
+	return v, nil
+}
+
 type request struct {
 	client string
 	at     time.Duration
@@ -53,9 +66,9 @@ func parseStream(r io.Reader) (*stream, error) {
 		if !ok {
 			return 0, missing(sc, line, what)
 		}
-		v, err := strconv.ParseInt(t, 10, 64)
+		v, err := parseInt(line, what, t)
 		if err != nil {
-			return 0, fmt.Errorf("line %d: %s %q: not an integer", line, what, t)
+			return 0, err
 		}
 		if v < min {
 			return 0, fmt.Errorf("line %d: %s %d: must be at least %d", line, what, v, min)
@@ -97,9 +110,9 @@ func parseStream(r io.Reader) (*stream, error) {
 		if len(f) != 3 {
 			return nil, fmt.Errorf("line %d: want \"request <client> <timestamp>\", got %d fields", line, len(f))
 		}
-		ts, err := strconv.ParseInt(f[2], 10, 64)
+		ts, err := parseInt(line, "timestamp", f[2])
 		if err != nil {
-			return nil, fmt.Errorf("line %d: timestamp %q: not an integer", line, f[2])
+			return nil, err
 		}
 		if ts > math.MaxInt64/int64(unit) || ts < math.MinInt64/int64(unit) {
 			return nil, fmt.Errorf("line %d: timestamp %d: out of range", line, ts)

@@ -85,6 +85,8 @@ func TestReplayMalformed(t *testing.T) {
 		{"3\n10\n2\nrequest a 5\nrequest a 4\n", "line 5: timestamp 4: earlier"},
 		{"3\n10\n1\nrequest a 1\nrequest a 2\n", "line 5: \"request a 2\" after the 1 commands"},
 		{"3\n10\n1\nrequest a 99999999999999\n", "line 4: timestamp 99999999999999: out of range"},
+		{"3\n10\n1\nrequest a 99999999999999999999\n", "line 4: timestamp 99999999999999999999: out of range"},
+		{"99999999999999999999\n10\n0\n", "line 1: capacity 99999999999999999999: out of range"},
 		{"3\n99999999999999\n0\n", "line 2: window 99999999999999: longer"},
 		{"1048583\n1\n0\n", "lines 1-2: capacity 1048583"},
 		{"3\n10\n1\nrequest a " + strings.Repeat("1", 2<<20) + "\n", "line 4: longer than"},
