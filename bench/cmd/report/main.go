@@ -162,6 +162,9 @@ func main() {
 	ordered := orderScenarios(scenarios)
 	var charts []chart
 	for _, sc := range ordered {
+		if sc == missScenario {
+			continue // a unit, not a limiter's scenario: see printMisses
+		}
 		rows := table(data, sc, par, impls)
 		if sc == "heap-1M" {
 			fmt.Printf("\n%s: heap per key at 1M keys (excluding the key's bytes)\n", sc)
@@ -191,6 +194,7 @@ func main() {
 		}
 		charts = append(charts, c)
 	}
+	printMisses(data, impls)
 	if len(procs) > 1 {
 		fmt.Printf("\nGOMAXPROCS sweep: parallel ns/op at GOMAXPROCS %s\n", strings.Join(procs, ", "))
 		for _, sc := range ordered {
@@ -238,6 +242,53 @@ func columns(data map[key]map[string][]float64, procs []string) (first, par stri
 		}
 	}
 	return first, "parallel-" + procs[len(procs)-1]
+}
+
+// missScenario is BenchmarkMiss's: the time of one dependent cache miss.
+const missScenario = "miss"
+
+// missRow is an implementation's 1M-key scenarios counted in dependent
+// cache misses.
+type missRow struct {
+	impl         string
+	keys1M, zipf float64
+}
+
+// misses counts each implementation's serial 1M-key decisions in units of
+// one dependent cache miss: the scenario's median less the same
+// implementation's 1k-key median (a decision's work when everything is in
+// cache), divided by the median of BenchmarkMiss. It returns NaN and no
+// rows when the run has no BenchmarkMiss.
+func misses(data map[key]map[string][]float64, impls []string) (float64, []missRow) {
+	unit := median(data[key{missScenario, "chase", ""}]["ns/op"])
+	if math.IsNaN(unit) || unit <= 0 {
+		return math.NaN(), nil
+	}
+	var rows []missRow
+	for _, impl := range impls {
+		base := median(data[key{"keys-1k", impl, "serial"}]["ns/op"])
+		count := func(sc string) float64 {
+			return (median(data[key{sc, impl, "serial"}]["ns/op"]) - base) / unit
+		}
+		r := missRow{impl, count("keys-1M"), count("zipf-1M")}
+		if !math.IsNaN(r.keys1M) || !math.IsNaN(r.zipf) {
+			rows = append(rows, r)
+		}
+	}
+	return unit, rows
+}
+
+func printMisses(data map[key]map[string][]float64, impls []string) {
+	unit, rows := misses(data, impls)
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Printf("\nserial 1M-key decisions in dependent cache misses: (ns/op − the impl's keys-1k ns/op) ÷ %s ns,\n", num(unit, 1))
+	fmt.Printf("one dependent miss here (BenchmarkMiss); two of them are the benchmark's lookup key (its header, its bytes)\n")
+	fmt.Printf("  %-20s %10s %10s\n", "impl", "keys-1M", "zipf-1M")
+	for _, r := range rows {
+		fmt.Printf("  %-20s %10s %10s\n", r.impl, num(r.keys1M, 1), num(r.zipf, 1))
+	}
 }
 
 var implOrder = []string{"sluice", "sluice-coarse", "sluice-mono", "sluice-mutex", "floor", "floor-mono", "x-time-rate", "go-limiter",

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -43,6 +44,43 @@ func TestParse(t *testing.T) {
 	}, "s", "parallel", []string{"sluice", "peer"})
 	if len(rows) != 2 || rows[1].ratioS != 2 {
 		t.Fatalf("rows %+v", rows)
+	}
+}
+
+// misses counts the 1M-key serial time, less the 1k-key time, in units of
+// BenchmarkMiss's median, and leaves out what the run did not measure.
+func TestMisses(t *testing.T) {
+	in := `BenchmarkLimiters/scenario=keys-1k/impl=sluice/mode=serial-2 1 50 ns/op
+BenchmarkLimiters/scenario=keys-1M/impl=sluice/mode=serial-2 1 550 ns/op
+BenchmarkLimiters/scenario=zipf-1M/impl=sluice/mode=serial-2 1 150 ns/op
+BenchmarkLimiters/scenario=keys-1k/impl=go-limiter/mode=serial-2 1 100 ns/op
+BenchmarkLimiters/scenario=keys-1M/impl=go-limiter/mode=serial-2 1 1100 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=uber/mode=serial-2 1 60 ns/op
+BenchmarkMiss/scenario=miss/impl=chase-2 1 250 ns/op
+BenchmarkMiss/scenario=miss/impl=chase-2 1 200 ns/op
+BenchmarkMiss/scenario=miss/impl=chase-2 1 100 ns/op
+`
+	data, procs, err := parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	columns(data, procs)
+	unit, rows := misses(data, []string{"sluice", "go-limiter", "uber"})
+	if unit != 200 {
+		t.Fatalf("unit %v, want the median 200", unit)
+	}
+	if len(rows) != 2 || rows[0] != (missRow{"sluice", 2.5, 0.5}) || rows[1].impl != "go-limiter" || rows[1].keys1M != 5 {
+		t.Fatalf("rows %+v", rows)
+	}
+	if !math.IsNaN(rows[1].zipf) {
+		t.Fatalf("go-limiter's zipf-1M was not measured, got %v", rows[1].zipf)
+	}
+	if _, rows := misses(data, []string{"sluice"}); len(rows) != 1 {
+		t.Fatal("impls not asked for")
+	}
+	delete(data, key{missScenario, "chase", ""})
+	if unit, rows := misses(data, []string{"sluice"}); !math.IsNaN(unit) || rows != nil {
+		t.Fatalf("no BenchmarkMiss: %v %v", unit, rows)
 	}
 }
 
