@@ -296,6 +296,44 @@ func TestGrowFromDeleted(t *testing.T) {
 // counts it in Size, and the growth moves into it. A Prepare that comes
 // after the growth began makes nothing, and a growth nobody prepared for
 // makes its own table.
+// TestPrepareOvertaken: a growth that begins while Prepare makes its table
+// (outside the lock) has a table of its own; Prepare must then drop the
+// one it made, not install it as the next growth's, and report so.
+func TestPrepareOvertaken(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	keyOf := func(i int) Key { _, k := tb.Of(fmt.Sprint("key-", i)); return k }
+	i := 0
+	for asked := false; !asked; i++ {
+		if i == 2_000_000 {
+			t.Fatalf("no ask after %d keys", i)
+		}
+		st.LoadOrInsert(keyOf(i), always, startAt(uint64(i)))
+		select {
+		case <-tb.Asks():
+			asked = true
+		default:
+		}
+	}
+	testHookMade = func() {
+		for ; growing(st) == nil; i++ {
+			st.LoadOrInsert(keyOf(i), always, startAt(uint64(i)))
+		}
+	}
+	defer func() { testHookMade = nil }()
+	if st.Prepare() {
+		t.Fatal("Prepare overtaken by the growth reported its table made")
+	}
+	if st.next != nil {
+		t.Fatal("Prepare overtaken by the growth installed its table for the next one")
+	}
+	for j := 0; j < i; j++ {
+		if st.Load(keyOf(j)) == nil {
+			t.Fatalf("key %d of %d lost", j, i)
+		}
+	}
+}
+
 func TestPrepare(t *testing.T) {
 	tb, _ := New[ctr](1)
 	st := tb.At(0)

@@ -384,6 +384,9 @@ func (s *Stripe[B, P]) Prepare() bool {
 	nt := newTable[B](groups, t.seed)
 	// touch stops early once tab began growing into a table of its own.
 	made := touch(nt.groups, func() bool { return t.into.Load() == nil })
+	if testHookMade != nil {
+		testHookMade()
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -396,6 +399,11 @@ func (s *Stripe[B, P]) Prepare() bool {
 	s.next, s.seen = nt, uint32(t.used)
 	return true
 }
+
+// testHookMade, set by tests only, runs in Prepare between making the
+// table and taking the lock again: the window in which the growth the
+// table was made for can begin without it.
+var testHookMade func()
 
 // touch writes one byte of each page of a new table's groups, before the
 // table is published (so the write races with no lookup). Every 64 pages
