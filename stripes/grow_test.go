@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // growing returns the table the stripe grows into, or nil.
@@ -470,3 +471,47 @@ func TestPrepareDropped(t *testing.T) {
 		create(1)
 	}
 }
+
+// TestServe: Table.Serve, the loop for a table used without the sweeper,
+// makes the table a stripe asks for, drops it once keys stop coming (two
+// reviews, reviewEvery apart), and returns when stop is closed.
+func TestServe(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() { tb.Serve(stop); close(done) }()
+	next := func() *table[ctr] {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		return st.next
+	}
+	// Generous deadlines: they bound a hang, they time nothing.
+	deadline := time.Now().Add(30 * time.Second)
+	i := 0
+	for next() == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("after %d keys and 30 s, Serve made no table", i)
+		}
+		// Keys one stripe-ask window at a time, then a pause for Serve,
+		// so that the ask is not overtaken by the growth every time.
+		for range 64 {
+			st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
+			i++
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for next() != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("keys stopped at %d, and Serve still held the table after 30 s", i)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(stop)
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Serve did not return after stop was closed")
+	}
+}
+
+func keyOf(tb *Table[ctr, *ctr], i int) Key { _, k := tb.Of(fmt.Sprint("key-", i)); return k }
