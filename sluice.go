@@ -278,15 +278,24 @@ func (l *Limiter) create(st *stripe, key stripes.Key, now time.Duration, useCloc
 		})
 }
 
-// Wait blocks until n tokens are taken for key, or returns an error: at once
-// when n exceeds the burst (ErrNever), when the tokens would come after the
-// context's deadline (ErrDeadline), or at the key cap (ErrOverCapacity);
-// otherwise when the context ends. Wait sleeps in real time, re-deciding
-// after each RetryAfter; waiters are not queued, so under contention a
-// waiter may be overtaken.
+// Wait blocks until n tokens are taken for key, or returns an error: at
+// once when the context has already ended (its error; nothing is taken),
+// when n is below 1 (ErrInvalid), when n exceeds the burst (ErrNever),
+// when the tokens would come after the context's deadline (ErrDeadline),
+// or at the key cap (ErrOverCapacity); otherwise when the context ends.
+// Wait sleeps in real time, re-deciding after each RetryAfter; waiters are
+// not queued, so under contention a waiter may be overtaken.
 func (l *Limiter) Wait(ctx context.Context, key string, n int) error {
+	if n < 1 {
+		return costError(n)
+	}
 	var timer *time.Timer
 	for {
+		// A context that has ended takes nothing: not before the first
+		// decision, nor when its end and the timer come together.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		d, err := l.AllowN(key, n)
 		if err != nil {
 			return err

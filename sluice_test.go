@@ -458,6 +458,23 @@ func TestWait(t *testing.T) {
 	}
 }
 
+// TestWaitEndedContext: a Wait whose context has already ended returns its
+// error and takes nothing; a cost below 1 is an error even then.
+func TestWaitEndedContext(t *testing.T) {
+	l := newLimiter(t, Per(1, time.Hour), 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := l.Wait(ctx, "k", 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait on an ended context: %v", err)
+	}
+	if err := l.Wait(ctx, "k", 0); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("Wait for 0 tokens: %v", err)
+	}
+	if !l.Allow("k") {
+		t.Fatal("Wait on an ended context took the token")
+	}
+}
+
 // A manual clock moved backwards makes decisions stricter and never hangs.
 func TestClockBackwards(t *testing.T) {
 	clk := clock.NewManual(time.Hour)
