@@ -66,3 +66,25 @@ func ExampleLimiter_Wait() {
 	// Output:
 	// sluice: cost exceeds the burst and can never be admitted: cost 2, burst 1
 }
+
+// At the key cap a new key is refused (OverCapacity, and Allow reports
+// false) while the keys held are decided as usual; Stats counts the
+// refusals. Only a full bucket is ever evicted to make room, and these two
+// have spent tokens, on a clock that does not move.
+func ExampleWithMaxKeys() {
+	clk := clock.NewManual(0)
+	lim, _ := sluice.New(sluice.Per(1, time.Second), 5, sluice.WithMaxKeys(2), sluice.WithClock(clk))
+	defer lim.Close()
+
+	fmt.Println(lim.Allow("alice"), lim.Allow("bob"))
+	d, _ := lim.AllowN("mallory", 1)
+	fmt.Println("mallory:", d.Status)
+	fmt.Println("alice again:", lim.Allow("alice"))
+	s := lim.Stats()
+	fmt.Printf("keys=%d allowed=%d refused=%d\n", s.Keys, s.Allowed, s.Refused)
+	// Output:
+	// true true
+	// mallory: over-capacity
+	// alice again: true
+	// keys=2 allowed=3 refused=1
+}
