@@ -32,14 +32,13 @@ func TestGrowInSteps(t *testing.T) {
 	tb, _ := New[ctr](1)
 	st := tb.At(0)
 	const n = 50_000
-	keyOf := func(i int) Key { _, k := tb.Of(fmt.Sprint("key-", i)); return k }
 	never := func() bool { t.Fatal("admit called for an existing key"); return false }
 	growths, midChecks := 0, 0
 	var lastInto *table[ctr]
 	for i := range n {
 		before := st.moved
 		wasGrowing := growing(st) != nil
-		if st.LoadOrInsert(keyOf(i), always, startAt(uint64(i))) == nil {
+		if st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i))) == nil {
 			t.Fatalf("insert %d refused", i)
 		}
 		checkRoom(t, st, fmt.Sprint("after insert ", i))
@@ -64,7 +63,7 @@ func TestGrowInSteps(t *testing.T) {
 		midChecks++
 		found := make([]*ctr, i+1)
 		for j := range found {
-			b := st.Load(keyOf(j))
+			b := st.Load(keyOf(tb, j))
 			if b == nil || b.v.Load() != uint64(j) {
 				t.Fatalf("growth %d, %d of %d groups moved: key %d found %v", growths, st.moved, st.tab.Load().ng, j, b)
 			}
@@ -73,7 +72,7 @@ func TestGrowInSteps(t *testing.T) {
 		// Each LoadOrInsert moves a step, so it may return the key's new
 		// copy: then the old one is frozen.
 		for j, b := range found {
-			b2 := st.LoadOrInsert(keyOf(j), never, nil)
+			b2 := st.LoadOrInsert(keyOf(tb, j), never, nil)
 			if b2.v.Load() != uint64(j) || b2 != b && b.inc() {
 				t.Fatalf("growth %d: key %d, LoadOrInsert found %d, the bucket Load found is live: %v", growths, j, b2.v.Load(), b2 != b)
 			}
@@ -291,25 +290,18 @@ func TestGrowFromDeleted(t *testing.T) {
 	}
 }
 
-// TestPrepare: a stripe asks for its next table once, when its table (of
-// prepareMin groups or more) has room for 1/prepareAt of its limit more;
-// Prepare makes it big enough for every key created before the growth,
-// counts it in Size, and the growth moves into it. A Prepare that comes
-// after the growth began makes nothing, and a growth nobody prepared for
-// makes its own table.
 // TestPrepareOvertaken: a growth that begins while Prepare makes its table
 // (outside the lock) has a table of its own; Prepare must then drop the
 // one it made, not install it as the next growth's, and report so.
 func TestPrepareOvertaken(t *testing.T) {
 	tb, _ := New[ctr](1)
 	st := tb.At(0)
-	keyOf := func(i int) Key { _, k := tb.Of(fmt.Sprint("key-", i)); return k }
 	i := 0
 	for asked := false; !asked; i++ {
 		if i == 2_000_000 {
 			t.Fatalf("no ask after %d keys", i)
 		}
-		st.LoadOrInsert(keyOf(i), always, startAt(uint64(i)))
+		st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
 		select {
 		case <-tb.Asks():
 			asked = true
@@ -318,7 +310,7 @@ func TestPrepareOvertaken(t *testing.T) {
 	}
 	testHookMade = func() {
 		for ; growing(st) == nil; i++ {
-			st.LoadOrInsert(keyOf(i), always, startAt(uint64(i)))
+			st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
 		}
 	}
 	defer func() { testHookMade = nil }()
@@ -329,16 +321,21 @@ func TestPrepareOvertaken(t *testing.T) {
 		t.Fatal("Prepare overtaken by the growth installed its table for the next one")
 	}
 	for j := 0; j < i; j++ {
-		if st.Load(keyOf(j)) == nil {
+		if st.Load(keyOf(tb, j)) == nil {
 			t.Fatalf("key %d of %d lost", j, i)
 		}
 	}
 }
 
+// TestPrepare: a stripe asks for its next table once, when its table (of
+// prepareMin groups or more) has room for 1/prepareAt of its limit more;
+// Prepare makes it big enough for every key created before the growth,
+// counts it in Size, and the growth moves into it. A Prepare that comes
+// after the growth began makes nothing, and a growth nobody prepared for
+// makes its own table.
 func TestPrepare(t *testing.T) {
 	tb, _ := New[ctr](1)
 	st := tb.At(0)
-	keyOf := func(i int) Key { _, k := tb.Of(fmt.Sprint("key-", i)); return k }
 	var prepared *table[ctr] // made by the last Prepare, until its growth
 	served, unserved, late := 0, 0, 0
 	asks := 0 // since the last growth began
@@ -349,7 +346,7 @@ func TestPrepare(t *testing.T) {
 		}
 		tab := st.tab.Load()
 		wasGrowing := growing(st) != nil
-		st.LoadOrInsert(keyOf(i), always, startAt(uint64(i)))
+		st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
 		if nt := growing(st); nt != nil && !wasGrowing {
 			// A growth began with this key.
 			if prepared != nil {
@@ -406,7 +403,7 @@ func TestPrepare(t *testing.T) {
 	for st.settle() {
 	}
 	for j := range i {
-		if b := st.Load(keyOf(j)); b == nil || b.v.Load() != uint64(j) {
+		if b := st.Load(keyOf(tb, j)); b == nil || b.v.Load() != uint64(j) {
 			t.Fatalf("key %d: found %v", j, b)
 		}
 	}
@@ -421,7 +418,7 @@ func TestPrepareDropped(t *testing.T) {
 	i := 0
 	create := func(n int) {
 		for range n {
-			_, k := tb.Of(fmt.Sprint("key-", i))
+			k := keyOf(tb, i)
 			st.LoadOrInsert(k, always, startAt(0))
 			i++
 		}
@@ -514,4 +511,5 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// keyOf is the test key of index i, hashed for tb.
 func keyOf(tb *Table[ctr, *ctr], i int) Key { _, k := tb.Of(fmt.Sprint("key-", i)); return k }

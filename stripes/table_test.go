@@ -133,7 +133,7 @@ func TestTable(t *testing.T) {
 	st := tb.At(0)
 	const n = 100_000
 	for i := range n {
-		_, k := tb.Of(fmt.Sprint("key-", i))
+		k := keyOf(tb, i)
 		if st.Load(k) != nil {
 			t.Fatalf("key %d found before it was inserted", i)
 		}
@@ -146,7 +146,7 @@ func TestTable(t *testing.T) {
 		}
 	}
 	for i := range n {
-		_, k := tb.Of(fmt.Sprint("key-", i))
+		k := keyOf(tb, i)
 		b := st.Load(k)
 		if b == nil || b.v.Load() != uint64(i) {
 			t.Fatalf("key %d: %v", i, b)
