@@ -102,8 +102,6 @@ func Lookup(name string) (Impl, bool) {
 	return Impl{}, false
 }
 
-type sluiceLimiter struct{ *sluice.Limiter }
-
 func newSluice(mk func() (clock.Clock, func())) func(Config) (Limiter, func(), error) {
 	return func(c Config) (Limiter, func(), error) {
 		var opts []sluice.Option
