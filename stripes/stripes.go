@@ -20,7 +20,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/cespare/xxhash/v2"
 	"golang.org/x/sys/cpu"
 )
 
@@ -78,8 +77,9 @@ type Stripe[B any, P Bucket[B]] struct {
 type Table[B any, P Bucket[B]] struct {
 	stripes []Stripe[B, P]
 	mask    uint64
+	seed    uint64             // the key hash's seed: keys chosen by a client cannot aim at one stripe or group
 	asks    chan *Stripe[B, P] // stripes whose next table should be made (Asks)
-	_       [cacheLineSize - unsafe.Sizeof([]int{}) - 16]byte
+	_       [cacheLineSize - unsafe.Sizeof([]int{}) - 24]byte
 	keys    atomic.Int64 // keys held, counted only under a cap
 	max     int64        // the cap; 0: none
 	_       [cacheLineSize - 16]byte
@@ -97,9 +97,10 @@ func New[B any, P Bucket[B]](n int) (*Table[B, P], error) {
 		mask:    uint64(n - 1),
 		asks:    make(chan *Stripe[B, P], n),
 		tallies: newTallies(),
+		seed:    newSeed(),
 	}
 	for i := range t.stripes {
-		t.stripes[i].tab.Store(newTable[B](1, newSeed()))
+		t.stripes[i].tab.Store(newTable[B](1, t.seed))
 		t.stripes[i].asks = t.asks
 	}
 	return t, nil
@@ -198,8 +199,8 @@ func (s *Stripe[B, P]) review() bool {
 	return true
 }
 
-// Key is a key with its xxhash, computed once per decision: the low bits
-// pick the stripe, the stripe's table mixes the whole hash with its seed.
+// Key is a key with its seeded xxhash (hash.go), computed once per
+// decision: the low bits pick the stripe, the high ones the group and tag.
 type Key struct {
 	Hash uint64
 	S    string
@@ -207,7 +208,7 @@ type Key struct {
 
 // Of returns the stripe that owns key and the key to look it up with.
 func (t *Table[B, P]) Of(key string) (*Stripe[B, P], Key) {
-	h := xxhash.Sum64String(key)
+	h := hashString(key, t.seed)
 	return &t.stripes[h&t.mask], Key{Hash: h, S: key}
 }
 
@@ -572,7 +573,7 @@ func (s *Stripe[B, P]) grow(n uint64) {
 			// insert copies it.
 			if state, ok := P(&gr.b[i]).Freeze(); ok {
 				key := old.key(int(s.moved), i)
-				nt.insert(xxhash.Sum64String(key), key, func(b *B) { P(b).Thaw(state) })
+				nt.insert(hashString(key, old.seed), key, func(b *B) { P(b).Thaw(state) })
 			}
 			left = left&^(0xff<<(8*i)) | ctrlDeleted<<(8*i)
 		}

@@ -69,7 +69,7 @@ type table[B any] struct {
 	// this table before the new one was published still finds its key.
 	into  atomic.Pointer[table[B]]
 	ng    uint64 // len(groups)
-	seed  uint64 // mixed into the key's hash: a flood of chosen keys cannot aim at one group
+	seed  uint64 // the Table's hash seed, for the keys a growth moves here
 	used  int    // full and deleted slots; under the stripe's lock
 	limit int    // used never exceeds it (7/8 of the slots), so a probe always ends at an empty byte
 }
@@ -115,21 +115,14 @@ func groupsFor(n int) int {
 	return max(1, (n*12/7+groupSize-1)/groupSize)
 }
 
-// mix turns the key's xxhash into this table's hash: the stripe chose the
-// key by the hash's low bits, so they are constant here, and the seed
-// keeps the group and tag unpredictable to whoever chooses the keys.
-func mix(h, seed uint64) uint64 {
-	h = (h ^ seed) * 0x9E3779B97F4A7C15
-	return h ^ h>>32
-}
-
 // home returns the first group to probe and the control byte of a full slot
-// for hash h. The group is the high half of h·groups, so that any group
-// count works, not just powers of two.
+// for hash h. The stripe chose the key by the hash's low bits, so they
+// are constant here: the group is the high half of (bits 0-56 of h, shifted
+// to the top)·groups, so that any group count works, not just powers of
+// two, and the tag is bits 57-63, independent of both.
 func (t *table[B]) home(h uint64) (uint64, uint64) {
-	m := mix(h, t.seed)
-	g, _ := bits.Mul64(m, t.ng)
-	return g, ctrlFull | m&0x7f
+	g, _ := bits.Mul64(h<<7, t.ng)
+	return g, ctrlFull | h>>57
 }
 
 // match returns a mask with the high bit set in each byte of c equal to b,
