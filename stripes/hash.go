@@ -10,11 +10,11 @@ import (
 // after ResetWithSeed(seed) (TestHashIsXXHash and FuzzHashIsXXHash check
 // it against the package), written here because the package's one-shot
 // Sum64 takes no seed. A seed chosen at random per Table keeps keys chosen
-// by a client from aiming at one stripe or one group; seeding the hash
-// itself, rather than mixing a seed into an unseeded hash as the tables
-// once did, costs the decision nothing, where the mix was a multiply more
-// between the key and its group (7-9% of a hot 13-byte key's decision,
-// bench/BENCHMARKS.md). From key to hash this takes as long as the
+// by a client from aiming at one stripe or one group. Seeding the hash
+// itself costs nothing (the seed is only the accumulators' start), where
+// the tables once mixed a seed into an unseeded hash, a multiply more
+// between the key and its group: a hot 13-byte key decides 5-12% faster
+// without it (bench/BENCHMARKS.md, "The seeded hash"). From key to hash this takes as long as the
 // package's assembly (BenchmarkHash, hash=seeded beside hash=xxhash); on
 // keys of hundreds of bytes, rare for a limiter, the assembly's block loop
 // is faster (a 1 KiB key: 99 against 83 ns, one measurement).
