@@ -47,9 +47,9 @@ import (
 // A slot's key is written before its control byte is stored, and never
 // written again, so a lookup that sees the byte full sees the key (and a
 // string handed out for it, pointing into the table, never changes). A
-// deleted slot is never reused in the same table: a goroutine that found the bucket before it was evicted
-// may still hold a pointer to it, and must keep seeing it dead, not a new
-// key's live bucket. Slots are reclaimed only by moving the table into new
+// deleted slot is never reused in the same table: a goroutine that found
+// the bucket before it was evicted may still hold a pointer to it, and
+// must keep seeing it dead, not a new key's live bucket. Slots are reclaimed only by moving the table into new
 // memory (Stripe.grow), a few groups per call; the old table stays valid
 // for whoever still reads it, its moved buckets frozen and their slots
 // deleted, and a lookup that misses in it follows into to the new one,
