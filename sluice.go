@@ -217,7 +217,10 @@ func (l *Limiter) AllowN(key string, n int) (Decision, error) {
 // decision stricter, never looser, with one exception: the sweeper evicts a
 // bucket when it is full at the sweeper's own clock reading, so a request
 // whose now is older than that reading meets a new, full bucket, as if its
-// now were the sweeper's.
+// now were the sweeper's. The sweeper runs in real time: times that leap
+// ahead of it by more than the exact horizon (see WithIdleTTL) meet keys
+// idle past it, which read as less full than they are, stricter and never
+// looser (cmd/sluice's replay, whose clock leaps, moves such keys aside).
 func (l *Limiter) AllowAt(key string, n int, now time.Duration) (Decision, error) {
 	if n < 1 {
 		return Decision{Status: atomicbucket.Invalid}, costError(n)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seed997/sluice"
+	"github.com/seed997/sluice/atomicbucket"
 	"github.com/seed997/sluice/clock"
 )
 
@@ -142,8 +143,26 @@ func missing(sc *bufio.Scanner, line int, what string) error {
 	return fmt.Errorf("line %d: input ends before the %s", line, what)
 }
 
+// client is what the replay remembers of one client: when it last asked,
+// and the engine key it asks under.
+type client struct {
+	last time.Duration
+	key  string
+	gen  int
+}
+
 // replay decides every request on the engine, with a manual clock set to
 // each request's timestamp, and writes allow or deny for each.
+//
+// The engine reads a key exactly while it has been idle for less than its
+// horizon (atomicbucket.Limit.Horizon: 2^62/n' ns, 73 minutes for the
+// largest reduced counts); in a running process the sweeper evicts a full
+// key within half of it. A stream's clock jumps past any horizon between
+// two lines, faster than the sweeper can run, so the replay evicts for it:
+// a client idle for half the horizon has had a full bucket for a while (the
+// burst·period spans at most half the horizon), which is the state of a
+// client never seen, and it asks again under a new engine key. The engine
+// itself refills every shorter gap.
 func (s *stream) replay(w io.Writer) error {
 	clk := clock.NewManual(0)
 	if len(s.requests) > 0 {
@@ -154,10 +173,27 @@ func (s *stream) replay(w io.Writer) error {
 		return err
 	}
 	defer lim.Close()
+	limit, err := atomicbucket.NewLimit(s.capacity, time.Duration(s.window)*unit, s.capacity)
+	if err != nil {
+		return err
+	}
+	idle := limit.Horizon() / 2
+	clients := map[string]*client{}
 	for _, r := range s.requests {
+		c := clients[r.client]
+		switch {
+		case c == nil:
+			c = &client{key: r.client}
+			clients[r.client] = c
+		case r.at-c.last >= idle:
+			// No client name holds a newline, so no key collides.
+			c.gen++
+			c.key = r.client + "\n" + strconv.Itoa(c.gen)
+		}
+		c.last = r.at
 		clk.Set(r.at)
 		out := "deny\n"
-		if lim.Allow(r.client) {
+		if lim.Allow(c.key) {
 			out = "allow\n"
 		}
 		if _, err := io.WriteString(w, out); err != nil {

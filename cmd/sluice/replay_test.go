@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/seed997/sluice/atomicbucket"
 	"github.com/seed997/sluice/internal/oracle"
 )
 
@@ -129,4 +131,66 @@ func FuzzReplay(f *testing.F) {
 			t.Fatalf("rc %d, %d lines for %d requests, stderr %q", rc, strings.Count(out, "\n"), len(s.requests), errs)
 		}
 	})
+}
+
+// TestReplayConformanceWide: the same, at the edges of what a stream may
+// hold: capacities and windows up to what the engine accepts (a reduced
+// count near 2^20, burst·period near 2^61 units), timestamps across the
+// whole range, and clients idle for far longer than the engine's exact
+// horizon, which the replay's clock jumps past faster than any sweeper.
+func TestReplayConformanceWide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	capacities := []int64{1, 3, 7, 1000, 999983, 1048573, 2 << 20}
+	windows := []int64{1, 3, 10, 86400, 1e6, 2e9}
+	const maxTS = math.MaxInt64 / int64(time.Second)
+	accepted := 0
+	for trial := 0; trial < 200; trial++ {
+		capacity := capacities[rng.IntN(len(capacities))]
+		window := windows[rng.IntN(len(windows))]
+		clients := 1 + rng.IntN(4)
+		count := 1 + rng.IntN(200)
+		var in strings.Builder
+		fmt.Fprintf(&in, "%d\n%d\n%d\n", capacity, window, count)
+		models := map[string]*oracle.Bucket{}
+		var want strings.Builder
+		ts := rng.Int64N(maxTS / 2)
+		for i := 0; i < count; i++ {
+			// Mostly bursts at one instant, sometimes a gap of any
+			// order of magnitude up to 10^9 units (32 years).
+			if rng.IntN(3) == 0 {
+				ts += rng.Int64N(int64(math.Pow(10, float64(rng.IntN(10)))))
+			}
+			ts = min(ts, maxTS)
+			c := fmt.Sprintf("c%d", rng.IntN(clients))
+			fmt.Fprintf(&in, "request %s %d\n", c, ts)
+			at := time.Duration(ts) * time.Second
+			m, ok := models[c]
+			if !ok {
+				m = oracle.New(capacity, time.Duration(window)*time.Second, capacity, at)
+				models[c] = m
+			}
+			if m.Take(at, 1).OK {
+				want.WriteString("allow\n")
+			} else {
+				want.WriteString("deny\n")
+			}
+		}
+		out, errs, rc := replayString(t, in.String())
+		if _, err := atomicbucket.NewLimit(capacity, time.Duration(window)*time.Second, capacity); err != nil {
+			// A limit the engine cannot hold exactly is refused, by name.
+			if rc != 1 || out != "" || !strings.Contains(errs, "lines 1-2") {
+				t.Fatalf("capacity %d window %d refused by the engine (%v), but replay: rc %d out %q stderr %q",
+					capacity, window, err, rc, out, errs)
+			}
+			continue
+		}
+		accepted++
+		if rc != 0 || out != want.String() {
+			t.Fatalf("trial %d (capacity %d window %d): rc %d stderr %q\ninput:\n%s\ngot:\n%s\nwant:\n%s",
+				trial, capacity, window, rc, errs, in.String(), out, want.String())
+		}
+	}
+	if accepted < 100 {
+		t.Fatalf("only %d of 200 streams had a limit the engine accepts", accepted)
+	}
 }
