@@ -34,10 +34,18 @@ func parseInt(line int, what, t string) (int64, error) {
 	return v, nil
 }
 
+// request is one request line. at is its time in units since the first
+// request, exact for any two int64 timestamps; the replay's clock reads at
+// seconds modulo 2^64 ns. The engine reads only differences of readings,
+// modulo 2^63 of its units (see atomicbucket), so any timestamps fit,
+// though past ±292 years from zero no time.Duration holds them.
 type request struct {
 	client string
-	at     time.Duration
+	at     uint64
 }
+
+// clock returns the request's reading of the replay's clock.
+func (r request) clock() time.Duration { return time.Duration(r.at * uint64(unit)) }
 
 // stream is a parsed, validated command stream.
 type stream struct {
@@ -98,7 +106,7 @@ func parseStream(r io.Reader) (*stream, error) {
 		return nil, err
 	}
 	s.requests = make([]request, 0, min(count, 1<<16))
-	last := int64(math.MinInt64)
+	var first, last int64 // the first and the previous timestamp
 	for i := int64(0); i < count; i++ {
 		t, ok := next()
 		if !ok {
@@ -115,14 +123,14 @@ func parseStream(r io.Reader) (*stream, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ts > math.MaxInt64/int64(unit) || ts < math.MinInt64/int64(unit) {
-			return nil, fmt.Errorf("line %d: timestamp %d: out of range", line, ts)
-		}
-		if ts < last {
+		if i == 0 {
+			first = ts
+		} else if ts < last {
 			return nil, fmt.Errorf("line %d: timestamp %d: earlier than the previous %d", line, ts, last)
 		}
 		last = ts
-		s.requests = append(s.requests, request{client: f[1], at: time.Duration(ts) * unit})
+		// In uint64, ts - first is exact even where int64 overflows.
+		s.requests = append(s.requests, request{client: f[1], at: uint64(ts) - uint64(first)})
 	}
 	if t, ok := next(); ok {
 		return nil, fmt.Errorf("line %d: %q after the %d commands announced", line, t, count)
@@ -146,13 +154,13 @@ func missing(sc *bufio.Scanner, line int, what string) error {
 // client is what the replay remembers of one client: when it last asked,
 // and the engine key it asks under.
 type client struct {
-	last time.Duration
+	last uint64
 	key  string
 	gen  int
 }
 
 // replay decides every request on the engine, with a manual clock set to
-// each request's timestamp, and writes allow or deny for each.
+// each request's time (see request), and writes allow or deny for each.
 //
 // The engine reads a key exactly while it has been idle for less than its
 // horizon (atomicbucket.Limit.Horizon: 2^62/n' ns, 73 minutes for the
@@ -165,9 +173,6 @@ type client struct {
 // itself refills every shorter gap.
 func (s *stream) replay(w io.Writer) error {
 	clk := clock.NewManual(0)
-	if len(s.requests) > 0 {
-		clk.Set(s.requests[0].at)
-	}
 	lim, err := s.limiter(clk)
 	if err != nil {
 		return err
@@ -177,7 +182,7 @@ func (s *stream) replay(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	idle := limit.Horizon() / 2
+	idle := uint64(limit.Horizon() / 2 / unit) // whole units: at least the window
 	clients := map[string]*client{}
 	for _, r := range s.requests {
 		c := clients[r.client]
@@ -191,7 +196,7 @@ func (s *stream) replay(w io.Writer) error {
 			c.key = r.client + "\n" + strconv.Itoa(c.gen)
 		}
 		c.last = r.at
-		clk.Set(r.at)
+		clk.Set(r.clock())
 		out := "deny\n"
 		if lim.Allow(c.key) {
 			out = "allow\n"
