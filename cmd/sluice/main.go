@@ -17,7 +17,9 @@ const usage = `usage: sluice <command>
 commands:
   replay    read a command stream on standard input and print allow or deny
             for each request (format: capacity, window, count, then
-            "request <client> <timestamp>" lines; one time unit is 1s)
+            "request <client> <timestamp>" lines; one time unit is 1s,
+            or a finer one where the limit needs it, which changes no
+            decision)
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

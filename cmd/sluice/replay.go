@@ -15,8 +15,13 @@ import (
 	"github.com/seed997/sluice/clock"
 )
 
-// unit is the length of one time unit of a stream.
-const unit = time.Second
+// units are the lengths one time unit of a stream may stand for: a second,
+// unless the stream's limit needs more than the engine's 64 bits to stay
+// exact at that scale (burst·period past 2^61 of its units, such as 999983
+// per 3600 s), and then the first finer one that fits. A token bucket's
+// decisions depend on times only as counted in units, the window's among
+// them, so the scale changes none.
+var units = []time.Duration{time.Second, time.Millisecond, time.Microsecond, time.Nanosecond}
 
 // maxLine bounds one line of input; a longer one is an error, not a hang.
 const maxLine = 1 << 20
@@ -35,23 +40,44 @@ func parseInt(line int, what, t string) (int64, error) {
 }
 
 // request is one request line. at is its time in units since the first
-// request, exact for any two int64 timestamps; the replay's clock reads at
-// seconds modulo 2^64 ns. The engine reads only differences of readings,
-// modulo 2^63 of its units (see atomicbucket), so any timestamps fit,
-// though past ±292 years from zero no time.Duration holds them.
+// request, exact for any two int64 timestamps; the replay's clock reads it
+// modulo 2^64 ns. The engine reads only differences of readings, modulo
+// 2^63 of its units (see atomicbucket), so any timestamps fit, though past
+// ±292 years of seconds no time.Duration holds them.
 type request struct {
 	client string
 	at     uint64
 }
 
-// clock returns the request's reading of the replay's clock.
-func (r request) clock() time.Duration { return time.Duration(r.at * uint64(unit)) }
-
 // stream is a parsed, validated command stream.
 type stream struct {
 	capacity int64
 	window   int64
+	unit     time.Duration // what one time unit stands for (units)
 	requests []request
+}
+
+// clock returns r's reading of the replay's clock.
+func (s *stream) clock(r request) time.Duration { return time.Duration(r.at * uint64(s.unit)) }
+
+// scale returns the first of units at which the engine holds the stream's
+// limit (capacity tokens per window, burst capacity) exactly, and the limit;
+// or the error at the coarsest one the window fits.
+func (s *stream) scale() (time.Duration, atomicbucket.Limit, error) {
+	var first error
+	for _, u := range units {
+		if s.window > math.MaxInt64/int64(u) {
+			continue
+		}
+		l, err := atomicbucket.NewLimit(s.capacity, time.Duration(s.window)*u, s.capacity)
+		if err == nil {
+			return u, l, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return 0, atomicbucket.Limit{}, first
 }
 
 // parseStream reads and validates a whole stream before anything is
@@ -93,14 +119,9 @@ func parseStream(r io.Reader) (*stream, error) {
 	if s.window, err = header("window", 1); err != nil {
 		return nil, err
 	}
-	if s.window > math.MaxInt64/int64(unit) {
-		return nil, fmt.Errorf("line %d: window %d: longer than %d time units", line, s.window, math.MaxInt64/int64(unit))
-	}
-	lim, err := s.limiter(clock.NewManual(0))
-	if err != nil {
+	if s.unit, _, err = s.scale(); err != nil {
 		return nil, fmt.Errorf("lines 1-%d: capacity %d, window %d: %w", line, s.capacity, s.window, err)
 	}
-	lim.Close()
 	count, err := header("command count", 0)
 	if err != nil {
 		return nil, err
@@ -172,17 +193,18 @@ type client struct {
 // client never seen, and it asks again under a new engine key. The engine
 // itself refills every shorter gap.
 func (s *stream) replay(w io.Writer) error {
+	_, limit, err := s.scale()
+	if err != nil {
+		return err
+	}
 	clk := clock.NewManual(0)
-	lim, err := s.limiter(clk)
+	lim, err := sluice.New(sluice.Per(int(s.capacity), time.Duration(s.window)*s.unit), int(s.capacity),
+		sluice.WithClock(clk))
 	if err != nil {
 		return err
 	}
 	defer lim.Close()
-	limit, err := atomicbucket.NewLimit(s.capacity, time.Duration(s.window)*unit, s.capacity)
-	if err != nil {
-		return err
-	}
-	idle := uint64(limit.Horizon() / 2 / unit) // whole units: at least the window
+	idle := uint64(limit.Horizon() / 2 / s.unit) // whole units: at least the window
 	clients := map[string]*client{}
 	for _, r := range s.requests {
 		c := clients[r.client]
@@ -196,7 +218,7 @@ func (s *stream) replay(w io.Writer) error {
 			c.key = r.client + "\n" + strconv.Itoa(c.gen)
 		}
 		c.last = r.at
-		clk.Set(r.clock())
+		clk.Set(s.clock(r))
 		out := "deny\n"
 		if lim.Allow(c.key) {
 			out = "allow\n"
@@ -206,10 +228,4 @@ func (s *stream) replay(w io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// limiter is the stream's limit: capacity tokens per window, burst capacity.
-func (s *stream) limiter(clk clock.Clock) (*sluice.Limiter, error) {
-	return sluice.New(sluice.Per(int(s.capacity), time.Duration(s.window)*unit), int(s.capacity),
-		sluice.WithClock(clk))
 }

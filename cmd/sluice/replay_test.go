@@ -88,7 +88,7 @@ func TestReplayMalformed(t *testing.T) {
 		{"3\n10\n1\nrequest a 1\nrequest a 2\n", "line 5: \"request a 2\" after the 1 commands"},
 		{"3\n10\n1\nrequest a 99999999999999999999\n", "line 4: timestamp 99999999999999999999: out of range"},
 		{"99999999999999999999\n10\n0\n", "line 1: capacity 99999999999999999999: out of range"},
-		{"3\n99999999999999\n0\n", "line 2: window 99999999999999: longer"},
+		{"3\n9223372036854775807\n0\n", "lines 1-2: capacity 3, window 9223372036854775807"},
 		{"1048583\n1\n0\n", "lines 1-2: capacity 1048583"},
 		{"3\n10\n1\nrequest a " + strings.Repeat("1", 2<<20) + "\n", "line 4: longer than"},
 	}
@@ -142,7 +142,7 @@ func TestReplayConformanceWide(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	capacities := []int64{1, 3, 7, 1000, 999983, 1048573, 2 << 20}
 	windows := []int64{1, 3, 10, 86400, 1e6, 2e9}
-	accepted := 0
+	accepted, finer := 0, 0 // finer: replayed with a unit shorter than a second
 	for trial := 0; trial < 200; trial++ {
 		capacity := capacities[rng.IntN(len(capacities))]
 		window := windows[rng.IntN(len(windows))]
@@ -178,21 +178,66 @@ func TestReplayConformanceWide(t *testing.T) {
 			}
 		}
 		out, errs, rc := replayString(t, in.String())
-		if _, err := atomicbucket.NewLimit(capacity, time.Duration(window)*time.Second, capacity); err != nil {
+		if !holds(capacity, window) {
 			// A limit the engine cannot hold exactly is refused, by name.
 			if rc != 1 || out != "" || !strings.Contains(errs, "lines 1-2") {
-				t.Fatalf("capacity %d window %d refused by the engine (%v), but replay: rc %d out %q stderr %q",
-					capacity, window, err, rc, out, errs)
+				t.Fatalf("capacity %d window %d refused by the engine at every scale, but replay: rc %d out %q stderr %q",
+					capacity, window, rc, out, errs)
 			}
 			continue
 		}
 		accepted++
+		if _, err := atomicbucket.NewLimit(capacity, time.Duration(window)*time.Second, capacity); err != nil {
+			finer++
+		}
 		if rc != 0 || out != want.String() {
 			t.Fatalf("trial %d (capacity %d window %d): rc %d stderr %q\ninput:\n%s\ngot:\n%s\nwant:\n%s",
 				trial, capacity, window, rc, errs, in.String(), out, want.String())
 		}
 	}
-	if accepted < 100 {
-		t.Fatalf("only %d of 200 streams had a limit the engine accepts", accepted)
+	if accepted < 150 || finer < 10 {
+		t.Fatalf("%d of 200 streams had a limit the engine accepts, %d of them at a unit finer than 1s", accepted, finer)
+	}
+}
+
+// holds reports whether the engine holds capacity per window exactly with a
+// time unit of a second, a millisecond, a microsecond or a nanosecond.
+func holds(capacity, window int64) bool {
+	for _, u := range []int64{1e9, 1e6, 1e3, 1} {
+		if window <= math.MaxInt64/u {
+			if _, err := atomicbucket.NewLimit(capacity, time.Duration(window*u), capacity); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestReplayScale: a limit the engine cannot hold exactly with a time unit
+// of a second (999983 per 3600 s spans more than 2^61 of its units) is
+// replayed with a finer one, and decides as the exact model does; one too
+// large at every scale is refused.
+func TestReplayScale(t *testing.T) {
+	if _, err := atomicbucket.NewLimit(999983, 3600*time.Second, 999983); err == nil {
+		t.Fatal("999983 per hour fits at 1s: this test no longer tests the fallback")
+	}
+	s, err := parseStream(strings.NewReader("999983\n3600\n0\n"))
+	if err != nil || s.unit != time.Millisecond {
+		t.Fatalf("999983 per 3600: %v, unit %v; want a millisecond", err, s.unit)
+	}
+	// The whole burst at one instant, one more denied, and one admitted
+	// a unit later (277 tokens back).
+	var in strings.Builder
+	fmt.Fprintf(&in, "999983\n3600\n%d\n", 999983+2)
+	for range 999983 + 1 {
+		in.WriteString("request a 0\n")
+	}
+	in.WriteString("request a 1\n")
+	out, errs, rc := replayString(t, in.String())
+	if want := strings.Repeat("allow\n", 999983) + "deny\nallow\n"; rc != 0 || out != want {
+		t.Fatalf("rc %d, stderr %q, out ends %q", rc, errs, out[max(len(out)-30, 0):])
+	}
+	if s, err := parseStream(strings.NewReader("1\n3600\n0\n")); err != nil || s.unit != time.Second {
+		t.Fatalf("1 per 3600: %v, unit %v; want a second", err, s.unit)
 	}
 }
