@@ -7,11 +7,7 @@ require (
 	github.com/seed997/sluice v0.0.0
 )
 
-require (
-	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/puzpuzpuz/xsync/v3 v3.5.1 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-)
+require golang.org/x/sys v0.49.0 // indirect
 
 // The harness always tests the engine beside it, with or without go.work.
 replace github.com/seed997/sluice => ../
