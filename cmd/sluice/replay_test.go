@@ -111,12 +111,15 @@ func TestUsage(t *testing.T) {
 }
 
 // FuzzReplay: no input panics; every input either replays to one decision
-// per request or fails with an error naming a line and prints nothing.
+// per request, each the exact model's, or fails with an error naming a line
+// and prints nothing.
 func FuzzReplay(f *testing.F) {
 	f.Add("3\n10\n8\nrequest alice 0\nrequest alice 0\nrequest alice 0\nrequest alice 0\nrequest bob 1\nrequest alice 3\nrequest alice 4\nrequest alice 7\n")
 	f.Add("1\n1\n1\nrequest a -5\n")
 	f.Add("7\n3\n2\n\nrequest x 9223372036\n  request x 9223372036  \n")
 	f.Add("3\n10\n1\nrequest a 5 6\n")
+	f.Add("7\n3\n4\nrequest a 0\nrequest a 0\nrequest b 1\nrequest a 900000000\n")
+	f.Add("999983\n3600\n3\nrequest a -4611686018427387904\nrequest b 0\nrequest a 4611686018427387903\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		s, perr := parseStream(strings.NewReader(in))
 		out, errs, rc := replayString(t, in)
@@ -128,6 +131,27 @@ func FuzzReplay(f *testing.F) {
 		}
 		if rc != 0 || strings.Count(out, "\n") != len(s.requests) {
 			t.Fatalf("rc %d, %d lines for %d requests, stderr %q", rc, strings.Count(out, "\n"), len(s.requests), errs)
+		}
+		// The model counts a unit as a nanosecond (no decision depends on
+		// the scale), which holds streams spanning up to 2^63 units.
+		if n := len(s.requests); n > 0 && s.requests[n-1].at > math.MaxInt64 {
+			return
+		}
+		lines := strings.Split(out, "\n")
+		models := map[string]*oracle.Bucket{}
+		for i, r := range s.requests {
+			m, ok := models[r.client]
+			if !ok {
+				m = oracle.New(s.capacity, time.Duration(s.window), s.capacity, time.Duration(r.at))
+				models[r.client] = m
+			}
+			want := "deny"
+			if m.Take(time.Duration(r.at), 1).OK {
+				want = "allow"
+			}
+			if got := lines[i]; got != want {
+				t.Fatalf("request %d (%s at %d): %s, the exact model says %s", i+1, r.client, r.at, got, want)
+			}
 		}
 	})
 }
