@@ -39,34 +39,56 @@ func TestReplayConformance(t *testing.T) {
 		capacity := 1 + rng.Int64N(12)
 		window := 1 + rng.Int64N(40)
 		clients := 1 + rng.IntN(5)
-		count := rng.IntN(400)
-		var in strings.Builder
-		fmt.Fprintf(&in, "%d\n%d\n%d\n", capacity, window, count)
-		models := map[string]*oracle.Bucket{}
-		var want strings.Builder
+		reqs := make([]modelRequest, rng.IntN(400))
 		ts := rng.Int64N(5)
-		for i := 0; i < count; i++ {
+		for i := range reqs {
 			ts += rng.Int64N(3) * rng.Int64N(3)
-			c := fmt.Sprintf("c%d", rng.IntN(clients))
-			fmt.Fprintf(&in, "request %s %d\n", c, ts)
-			at := time.Duration(ts) * time.Second
-			m, ok := models[c]
-			if !ok {
-				m = oracle.New(capacity, time.Duration(window)*time.Second, capacity, at)
-				models[c] = m
-			}
-			if m.Take(at, 1).OK {
-				want.WriteString("allow\n")
-			} else {
-				want.WriteString("deny\n")
-			}
+			reqs[i] = modelRequest{fmt.Sprintf("c%d", rng.IntN(clients)), ts}
 		}
-		out, errs, rc := replayString(t, in.String())
-		if rc != 0 || out != want.String() {
+		in, want := streamText(capacity, window, reqs), model(capacity, window, reqs)
+		out, errs, rc := replayString(t, in)
+		if rc != 0 || out != want {
 			t.Fatalf("trial %d (capacity %d window %d): rc %d stderr %q\ninput:\n%s\ngot:\n%s\nwant:\n%s",
-				trial, capacity, window, rc, errs, in.String(), out, want.String())
+				trial, capacity, window, rc, errs, in, out, want)
 		}
 	}
+}
+
+// modelRequest is a request line: a client and its timestamp.
+type modelRequest struct {
+	client string
+	at     int64
+}
+
+// streamText writes a stream of reqs under capacity per window.
+func streamText(capacity, window int64, reqs []modelRequest) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d\n%d\n%d\n", capacity, window, len(reqs))
+	for _, r := range reqs {
+		fmt.Fprintf(&b, "request %s %d\n", r.client, r.at)
+	}
+	return b.String()
+}
+
+// model returns the exact model's decisions for reqs, a line each. It counts
+// a time unit as a nanosecond, which changes no decision and holds streams
+// spanning up to 2^63 units.
+func model(capacity, window int64, reqs []modelRequest) string {
+	var out strings.Builder
+	buckets := map[string]*oracle.Bucket{}
+	for _, r := range reqs {
+		b, ok := buckets[r.client]
+		if !ok {
+			b = oracle.New(capacity, time.Duration(window), capacity, time.Duration(r.at))
+			buckets[r.client] = b
+		}
+		if b.Take(time.Duration(r.at), 1).OK {
+			out.WriteString("allow\n")
+		} else {
+			out.WriteString("deny\n")
+		}
+	}
+	return out.String()
 }
 
 func TestReplayMalformed(t *testing.T) {
@@ -132,26 +154,15 @@ func FuzzReplay(f *testing.F) {
 		if rc != 0 || strings.Count(out, "\n") != len(s.requests) {
 			t.Fatalf("rc %d, %d lines for %d requests, stderr %q", rc, strings.Count(out, "\n"), len(s.requests), errs)
 		}
-		// The model counts a unit as a nanosecond (no decision depends on
-		// the scale), which holds streams spanning up to 2^63 units.
 		if n := len(s.requests); n > 0 && s.requests[n-1].at > math.MaxInt64 {
-			return
+			return // past what the model holds
 		}
-		lines := strings.Split(out, "\n")
-		models := map[string]*oracle.Bucket{}
+		reqs := make([]modelRequest, len(s.requests))
 		for i, r := range s.requests {
-			m, ok := models[r.client]
-			if !ok {
-				m = oracle.New(s.capacity, time.Duration(s.window), s.capacity, time.Duration(r.at))
-				models[r.client] = m
-			}
-			want := "deny"
-			if m.Take(time.Duration(r.at), 1).OK {
-				want = "allow"
-			}
-			if got := lines[i]; got != want {
-				t.Fatalf("request %d (%s at %d): %s, the exact model says %s", i+1, r.client, r.at, got, want)
-			}
+			reqs[i] = modelRequest{r.client, int64(r.at)}
+		}
+		if want := model(s.capacity, s.window, reqs); out != want {
+			t.Fatalf("the exact model disagrees:\ngot:\n%s\nwant:\n%s", out, want)
 		}
 	})
 }
@@ -171,37 +182,20 @@ func TestReplayConformanceWide(t *testing.T) {
 		capacity := capacities[rng.IntN(len(capacities))]
 		window := windows[rng.IntN(len(windows))]
 		clients := 1 + rng.IntN(4)
-		count := 1 + rng.IntN(200)
-		var in strings.Builder
-		fmt.Fprintf(&in, "%d\n%d\n%d\n", capacity, window, count)
-		models := map[string]*oracle.Bucket{}
-		var want strings.Builder
+		reqs := make([]modelRequest, 1+rng.IntN(200))
 		// Anywhere in int64: past the ±292 years that one time unit of
 		// a second gives a clock in nanoseconds.
 		ts := math.MinInt64/2 + rng.Int64N(math.MaxInt64)
-		for i := 0; i < count; i++ {
+		for i := range reqs {
 			// Mostly bursts at one instant, sometimes a gap of any
-			// order of magnitude up to 10^16 units. The model counts one
-			// unit as a nanosecond, which changes no decision and keeps
-			// every timestamp in a time.Duration.
+			// order of magnitude up to 10^16 units.
 			if rng.IntN(3) == 0 {
 				ts += rng.Int64N(int64(math.Pow(10, float64(rng.IntN(17)))))
 			}
-			c := fmt.Sprintf("c%d", rng.IntN(clients))
-			fmt.Fprintf(&in, "request %s %d\n", c, ts)
-			at := time.Duration(ts)
-			m, ok := models[c]
-			if !ok {
-				m = oracle.New(capacity, time.Duration(window), capacity, at)
-				models[c] = m
-			}
-			if m.Take(at, 1).OK {
-				want.WriteString("allow\n")
-			} else {
-				want.WriteString("deny\n")
-			}
+			reqs[i] = modelRequest{fmt.Sprintf("c%d", rng.IntN(clients)), ts}
 		}
-		out, errs, rc := replayString(t, in.String())
+		in, want := streamText(capacity, window, reqs), model(capacity, window, reqs)
+		out, errs, rc := replayString(t, in)
 		if !holds(capacity, window) {
 			// A limit the engine cannot hold exactly is refused, by name.
 			if rc != 1 || out != "" || !strings.Contains(errs, "lines 1-2") {
@@ -214,9 +208,9 @@ func TestReplayConformanceWide(t *testing.T) {
 		if _, err := atomicbucket.NewLimit(capacity, time.Duration(window)*time.Second, capacity); err != nil {
 			finer++
 		}
-		if rc != 0 || out != want.String() {
+		if rc != 0 || out != want {
 			t.Fatalf("trial %d (capacity %d window %d): rc %d stderr %q\ninput:\n%s\ngot:\n%s\nwant:\n%s",
-				trial, capacity, window, rc, errs, in.String(), out, want.String())
+				trial, capacity, window, rc, errs, in, out, want)
 		}
 	}
 	if accepted < 150 || finer < 10 {
