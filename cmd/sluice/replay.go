@@ -45,7 +45,7 @@ func parseInt(line int, what, t string) (int64, error) {
 // 2^63 of its units (see atomicbucket), so any timestamps fit, though past
 // ±292 years of seconds no time.Duration holds them.
 type request struct {
-	client string
+	client int // index into stream.clients
 	at     uint64
 }
 
@@ -54,6 +54,7 @@ type stream struct {
 	capacity int64
 	window   int64
 	unit     time.Duration // what one time unit stands for (units)
+	clients  []string // each client's name, in order of first request
 	requests []request
 }
 
@@ -127,6 +128,7 @@ func parseStream(r io.Reader) (*stream, error) {
 		return nil, err
 	}
 	s.requests = make([]request, 0, min(count, 1<<16))
+	ids := map[string]int{}
 	var first, last int64 // the first and the previous timestamp
 	for i := int64(0); i < count; i++ {
 		t, ok := next()
@@ -151,7 +153,14 @@ func parseStream(r io.Reader) (*stream, error) {
 		}
 		last = ts
 		// In uint64, ts - first is exact even where int64 overflows.
-		s.requests = append(s.requests, request{client: f[1], at: uint64(ts) - uint64(first)})
+		id, ok := ids[f[1]]
+		if !ok {
+			// A copy, so that the line it came from is not kept.
+			id = len(s.clients)
+			s.clients = append(s.clients, strings.Clone(f[1]))
+			ids[s.clients[id]] = id
+		}
+		s.requests = append(s.requests, request{client: id, at: uint64(ts) - uint64(first)})
 	}
 	if t, ok := next(); ok {
 		return nil, fmt.Errorf("line %d: %q after the %d commands announced", line, t, count)
@@ -175,6 +184,7 @@ func missing(sc *bufio.Scanner, line int, what string) error {
 // client is what the replay remembers of one client: when it last asked,
 // and the engine key it asks under.
 type client struct {
+	seen bool
 	last uint64
 	key  string
 	gen  int
@@ -205,18 +215,18 @@ func (s *stream) replay(w io.Writer) error {
 	}
 	defer lim.Close()
 	idle := uint64(limit.Horizon() / 2 / s.unit) // whole units: at least the window
-	clients := map[string]*client{}
+	clients := make([]client, len(s.clients))
+	for i, name := range s.clients {
+		clients[i].key = name
+	}
 	for _, r := range s.requests {
-		c := clients[r.client]
-		switch {
-		case c == nil:
-			c = &client{key: r.client}
-			clients[r.client] = c
-		case r.at-c.last >= idle:
+		c := &clients[r.client]
+		if c.seen && r.at-c.last >= idle {
 			// No client name holds a newline, so no key collides.
 			c.gen++
-			c.key = r.client + "\n" + strconv.Itoa(c.gen)
+			c.key = s.clients[r.client] + "\n" + strconv.Itoa(c.gen)
 		}
+		c.seen = true
 		c.last = r.at
 		clk.Set(s.clock(r))
 		out := "deny\n"

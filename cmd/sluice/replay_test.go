@@ -159,7 +159,7 @@ func FuzzReplay(f *testing.F) {
 		}
 		reqs := make([]modelRequest, len(s.requests))
 		for i, r := range s.requests {
-			reqs[i] = modelRequest{r.client, int64(r.at)}
+			reqs[i] = modelRequest{s.clients[r.client], int64(r.at)}
 		}
 		if want := model(s.capacity, s.window, reqs); out != want {
 			t.Fatalf("the exact model disagrees:\ngot:\n%s\nwant:\n%s", out, want)
