@@ -54,7 +54,7 @@ type stream struct {
 	capacity int64
 	window   int64
 	unit     time.Duration // what one time unit stands for (units)
-	clients  []string // each client's name, in order of first request
+	clients  []string      // each client's name, in order of first request
 	requests []request
 }
 
