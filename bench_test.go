@@ -96,6 +96,34 @@ func benchHot(b *testing.B, cc clockCase, hot, mode string) {
 	})
 }
 
+// BenchmarkAllowN is AllowN on one existing hot key, cost 1: the path that
+// fills a Decision (remaining tokens, reset time), what a caller that sets
+// rate-limit headers pays, beside Allow on the same key.
+func BenchmarkAllowN(b *testing.B) {
+	const hot = "user:12345678"
+	for _, cc := range clocks {
+		if cc.name == "mono" {
+			continue
+		}
+		for _, mode := range []string{"serial", "parallel"} {
+			b.Run(fmt.Sprintf("impl=sluice/clock=%s/mode=%s", cc.name, mode), func(b *testing.B) {
+				clk, stop := cc.make()
+				defer stop()
+				lim, err := sluice.New(admitAll, admitBurst, sluice.WithClock(clk))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer lim.Close()
+				lim.Allow(hot)
+				loop(b, mode, func() bool {
+					d, err := lim.AllowN(hot, 1)
+					return err == nil && d.OK() && d.Remaining > 0
+				})
+			})
+		}
+	}
+}
+
 // BenchmarkAllowDenied is Allow on a hot key that is always empty: a
 // denial reads the state and writes nothing.
 func BenchmarkAllowDenied(b *testing.B) {
