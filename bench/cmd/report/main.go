@@ -1,7 +1,8 @@
 // Command report reads `go test -bench` output of the bench package and
 // prints, per scenario, each implementation's median ns/op (serial and
-// parallel), allocs/op, heap per key, and its ratio to sluice; with -svg it
-// also draws the table as a bar chart.
+// parallel), allocs/op, heap per key, and its ratio to sluice, then the
+// issues' targets, each met or not on the medians; with -svg it also draws
+// the table as a bar chart.
 //
 //	go run ./bench/cmd/report -svg out/bench.svg out/bench.txt
 package main
@@ -195,6 +196,7 @@ func main() {
 		charts = append(charts, c)
 	}
 	printMisses(data, impls)
+	printTargets(data, par)
 	if len(procs) > 1 {
 		fmt.Printf("\nGOMAXPROCS sweep: parallel ns/op at GOMAXPROCS %s\n", strings.Join(procs, ", "))
 		for _, sc := range ordered {
@@ -288,6 +290,94 @@ func printMisses(data map[key]map[string][]float64, impls []string) {
 	fmt.Printf("  %-20s %10s %10s\n", "impl", "keys-1M", "zipf-1M")
 	for _, r := range rows {
 		fmt.Printf("  %-20s %10s %10s\n", r.impl, num(r.keys1M, 1), num(r.zipf, 1))
+	}
+}
+
+// peers are the per-key limiters the targets compare sluice with.
+var peers = []string{"x-time-rate", "go-limiter", "throttled", "ulule"}
+
+// target is one of the issues' targets as this run's medians have it.
+type target struct {
+	what   string // the target
+	result string // the figures behind value
+	value  float64
+	want   float64
+	atMost bool // value must be at most want (else at least)
+}
+
+func (t target) met() string {
+	ok := t.value >= t.want
+	if t.atMost {
+		ok = t.value <= t.want
+	}
+	switch {
+	case math.IsNaN(t.value):
+		return "not measured"
+	case ok:
+		return "met"
+	}
+	return "not met"
+}
+
+// fastest returns the per-key peer with the lowest median ns/op in scenario
+// and mode, and that median.
+func fastest(data map[key]map[string][]float64, scenario, mode string) (string, float64) {
+	name, best := "", math.NaN()
+	for _, p := range peers {
+		if v := median(data[key{scenario, p, mode}]["ns/op"]); !math.IsNaN(v) && !(v >= best) {
+			name, best = p, v
+		}
+	}
+	return name, best
+}
+
+// targets evaluates the targets of the benchmark issue (and the core
+// engine's floor ratio) on this run's medians; par is the parallel column's
+// mode, and the two-core target is evaluated only when it is GOMAXPROCS 2.
+func targets(data map[key]map[string][]float64, par string) []target {
+	ns := func(sc, impl, mode string) float64 { return median(data[key{sc, impl, mode}]["ns/op"]) }
+	var ts []target
+	vsPeer := func(what, sc, impl, mode string, want float64) {
+		peer, p := fastest(data, sc, mode)
+		v := ns(sc, impl, mode)
+		ts = append(ts, target{what, fmt.Sprintf("%s %s ns ÷ %s %s ns", peer, num(p, 1), impl, num(v, 1)), p / v, want, false})
+	}
+	vsPeer("hot key, default clock: ≥ 2× the fastest per-key peer, serial", "hot-allow", "sluice", "serial", 2)
+	vsPeer("hot key, coarse clock: ≥ 3.5× the fastest per-key peer, serial", "hot-allow", "sluice-coarse", "serial", 3.5)
+	a := median(data[key{"hot-allow", "sluice", "serial"}]["allocs/op"])
+	ts = append(ts, target{"hot key: 0 allocs per decision", num(a, 0) + " allocs/op", a, 0, true})
+	vsPeer("1M uniform keys: ≥ 1.5× the fastest per-key peer, serial", "keys-1M", "sluice", "serial", 1.5)
+	vsPeer("1M uniform keys: ≥ 1.5× the fastest per-key peer, "+par, "keys-1M", "sluice", par, 1.5)
+	h := median(data[key{"heap-1M", "sluice", ""}]["B/key"])
+	ts = append(ts, target{"heap per key at 1M keys: ≤ 48 B", num(h, 1) + " B/key", h, 48, true})
+	low, lowest := "", math.NaN()
+	for _, p := range peers {
+		if v := median(data[key{"heap-1M", p, ""}]["B/key"]); !math.IsNaN(v) && !(v >= lowest) {
+			low, lowest = p, v
+		}
+	}
+	ts = append(ts, target{"heap per key at 1M keys: below every peer",
+		fmt.Sprintf("%s %s B ÷ sluice %s B", low, num(lowest, 1), num(h, 1)), lowest / h, 1, false})
+	if par == "parallel-2" {
+		for _, sc := range []string{"keys-1k", "keys-1M"} {
+			s, p := ns(sc, "sluice", "serial"), ns(sc, "sluice", par)
+			ts = append(ts, target{"two cores on distinct keys (" + sc + "): ≥ 1.8× serial throughput",
+				fmt.Sprintf("serial %s ns ÷ two cores %s ns", num(s, 1), num(p, 1)), s / p, 1.8, false})
+		}
+	}
+	for _, c := range []struct{ impl, floor, clock string }{{"sluice", "floor", "default"}, {"sluice-mono", "floor-mono", "runtime monotonic"}} {
+		s, f := ns("hot-allow", c.impl, "serial"), ns("hot-allow", c.floor, "serial")
+		ts = append(ts, target{"core engine: hot key ≤ about 1.1× the floor, " + c.clock + " clock",
+			fmt.Sprintf("%s %s ns ÷ %s %s ns", c.impl, num(s, 1), c.floor, num(f, 1)), s / f, 1.1, true})
+	}
+	return ts
+}
+
+func printTargets(data map[key]map[string][]float64, par string) {
+	ts := targets(data, par)
+	fmt.Printf("\ntargets, on this run's medians (one run on a noisy machine: bench/BENCHMARKS.md has full runs)\n")
+	for _, t := range ts {
+		fmt.Printf("  %-12s %-70s %6s  (%s)\n", t.met(), t.what, num(t.value, 2), t.result)
 	}
 }
 

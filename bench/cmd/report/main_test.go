@@ -143,3 +143,58 @@ BenchmarkLimiters/scenario=k/impl=peer/mode=parallel-16 	 10	 40.0 ns/op
 		t.Fatalf("with serial runs: columns %q, %q", first, par)
 	}
 }
+
+// targets reads each target off the medians: met, not met, or not measured
+// when the run lacks what it needs; two cores only at GOMAXPROCS 2.
+func TestTargets(t *testing.T) {
+	in := `BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial-2 1 30 ns/op 0 B/op 0 allocs/op
+BenchmarkLimiters/scenario=hot-allow/impl=sluice-coarse/mode=serial-2 1 20 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=go-limiter/mode=serial-2 1 60 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=throttled/mode=serial-2 1 100 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=floor/mode=serial-2 1 25 ns/op
+BenchmarkLimiters/scenario=keys-1k/impl=sluice/mode=serial-2 1 40 ns/op
+BenchmarkLimiters/scenario=keys-1k/impl=sluice/mode=parallel-2 1 20 ns/op
+BenchmarkLimiters/scenario=keys-1M/impl=sluice/mode=serial-2 1 500 ns/op
+BenchmarkLimiters/scenario=keys-1M/impl=sluice/mode=parallel-2 1 300 ns/op
+BenchmarkLimiters/scenario=keys-1M/impl=throttled/mode=serial-2 1 700 ns/op
+BenchmarkLimiters/scenario=keys-1M/impl=go-limiter/mode=serial-2 1 800 ns/op
+BenchmarkLimiters/scenario=keys-1M/impl=go-limiter/mode=parallel-2 1 600 ns/op
+BenchmarkMemory/scenario=heap-1M/impl=sluice-2 1 1 ns/op 34 B/key
+BenchmarkMemory/scenario=heap-1M/impl=throttled-2 1 1 ns/op 30 B/key
+`
+	data, procs, err := parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, par := columns(data, procs)
+	got := map[string]string{}
+	for _, tg := range targets(data, par) {
+		got[tg.what] = tg.met()
+	}
+	want := map[string]string{
+		"hot key, default clock: ≥ 2× the fastest per-key peer, serial":        "met",     // 60/30
+		"hot key, coarse clock: ≥ 3.5× the fastest per-key peer, serial":       "not met", // 60/20
+		"hot key: 0 allocs per decision":                                       "met",
+		"1M uniform keys: ≥ 1.5× the fastest per-key peer, serial":             "not met", // throttled 700/500
+		"1M uniform keys: ≥ 1.5× the fastest per-key peer, parallel-2":         "met",     // 600/300
+		"heap per key at 1M keys: ≤ 48 B":                                      "met",
+		"heap per key at 1M keys: below every peer":                            "not met", // 30 < 34
+		"two cores on distinct keys (keys-1k): ≥ 1.8× serial throughput":       "met",     // 40/20
+		"two cores on distinct keys (keys-1M): ≥ 1.8× serial throughput":       "not met", // 500/300
+		"core engine: hot key ≤ about 1.1× the floor, default clock":           "not met", // 30/25
+		"core engine: hot key ≤ about 1.1× the floor, runtime monotonic clock": "not measured",
+	}
+	for what, w := range want {
+		if got[what] != w {
+			t.Errorf("%s: %q, want %q", what, got[what], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d targets, want %d: %v", len(got), len(want), got)
+	}
+	for _, tg := range targets(data, "parallel-16") {
+		if strings.HasPrefix(tg.what, "two cores") {
+			t.Errorf("two-core target evaluated on a parallel-16 column: %+v", tg)
+		}
+	}
+}
