@@ -83,8 +83,8 @@ func (c *Coarse) Stop() {
 // Manual is a clock that moves only when told to. The zero value reads 0.
 // A limiter's sweeper runs in real time, so a manual clock moved further
 // than the limiter's exact horizon (2^62/n' ns, see sluice.WithIdleTTL)
-// between two of its steps leaves idle keys outside it, where they read
-// less full than they are: see sluice.Limiter.AllowAt.
+// before the sweeper has passed over the keys leaves idle keys outside it,
+// where they read less full than they are: see sluice.Limiter.AllowAt.
 type Manual struct{ now atomic.Int64 }
 
 // NewManual returns a manual clock reading start.

@@ -152,7 +152,6 @@ func parseStream(r io.Reader) (*stream, error) {
 			return nil, fmt.Errorf("line %d: timestamp %d: earlier than the previous %d", line, ts, last)
 		}
 		last = ts
-		// In uint64, ts - first is exact even where int64 overflows.
 		id, ok := ids[f[1]]
 		if !ok {
 			// A copy, so that the line it came from is not kept.
@@ -160,6 +159,7 @@ func parseStream(r io.Reader) (*stream, error) {
 			s.clients = append(s.clients, strings.Clone(f[1]))
 			ids[s.clients[id]] = id
 		}
+		// In uint64, ts - first is exact even where int64 overflows.
 		s.requests = append(s.requests, request{client: id, at: uint64(ts) - uint64(first)})
 	}
 	if t, ok := next(); ok {
