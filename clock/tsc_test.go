@@ -68,6 +68,11 @@ func TestCounterCalibrates(t *testing.T) {
 		if v := c.at(f.now()); v != f.ns {
 			t.Fatalf("calibrating: read %v, monotonic %v", v, f.ns)
 		}
+		// The anchor's sample is the only one until minCalibration has
+		// passed: a read while calibrating is one monotonic read.
+		if f.reads != 8 {
+			t.Fatalf("calibrating: %d counter reads at %v; want the anchor's 8", f.reads, f.ns-5*time.Second)
+		}
 		f.ns += time.Millisecond
 	}
 	if worst := drive(t, c, f, time.Second, 3*time.Microsecond, 0); worst > time.Nanosecond {
