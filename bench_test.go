@@ -81,19 +81,26 @@ func benchHot(b *testing.B, cc clockCase, hot, mode string) {
 		loop(b, mode, func() bool { f.allow(hot); return true })
 	})
 	b.Run(fmt.Sprintf("impl=sluice/clock=%s/keylen=%d/mode=%s", cc.name, len(hot), mode), func(b *testing.B) {
-		clk, stop := cc.make()
-		defer stop()
-		lim, err := sluice.New(admitAll, admitBurst, sluice.WithClock(clk))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer lim.Close()
-		lim.Allow(hot)
+		lim := hotLimiter(b, cc, hot)
 		loop(b, mode, func() bool { return lim.Allow(hot) })
 		if s := lim.Stats(); s.Denied != 0 {
 			b.Fatalf("the admitting setup denied %d of %d", s.Denied, s.Allowed)
 		}
 	})
+}
+
+// hotLimiter is an admitting limiter on cc's clock that holds the key hot,
+// closed (and its clock stopped) when b ends.
+func hotLimiter(b *testing.B, cc clockCase, hot string) *sluice.Limiter {
+	clk, stop := cc.make()
+	b.Cleanup(stop)
+	lim, err := sluice.New(admitAll, admitBurst, sluice.WithClock(clk))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { lim.Close() })
+	lim.Allow(hot)
+	return lim
 }
 
 // BenchmarkAllowN is AllowN on one existing hot key, cost 1: the path that
@@ -107,14 +114,7 @@ func BenchmarkAllowN(b *testing.B) {
 		}
 		for _, mode := range []string{"serial", "parallel"} {
 			b.Run(fmt.Sprintf("impl=sluice/clock=%s/mode=%s", cc.name, mode), func(b *testing.B) {
-				clk, stop := cc.make()
-				defer stop()
-				lim, err := sluice.New(admitAll, admitBurst, sluice.WithClock(clk))
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer lim.Close()
-				lim.Allow(hot)
+				lim := hotLimiter(b, cc, hot)
 				loop(b, mode, func() bool {
 					d, err := lim.AllowN(hot, 1)
 					return err == nil && d.OK() && d.Remaining > 0
