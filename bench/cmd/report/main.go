@@ -319,12 +319,12 @@ func (t target) met() string {
 	return "not met"
 }
 
-// fastest returns the per-key peer with the lowest median ns/op in scenario
-// and mode, and that median.
-func fastest(data map[key]map[string][]float64, scenario, mode string) (string, float64) {
+// lowest returns the per-key peer with the lowest median of unit in
+// scenario and mode (the fastest, or the smallest), and that median.
+func lowest(data map[key]map[string][]float64, scenario, mode, unit string) (string, float64) {
 	name, best := "", math.NaN()
 	for _, p := range peers {
-		if v := median(data[key{scenario, p, mode}]["ns/op"]); !math.IsNaN(v) && !(v >= best) {
+		if v := median(data[key{scenario, p, mode}][unit]); !math.IsNaN(v) && !(v >= best) {
 			name, best = p, v
 		}
 	}
@@ -338,7 +338,7 @@ func targets(data map[key]map[string][]float64, par string) []target {
 	ns := func(sc, impl, mode string) float64 { return median(data[key{sc, impl, mode}]["ns/op"]) }
 	var ts []target
 	vsPeer := func(what, sc, impl, mode string, want float64) {
-		peer, p := fastest(data, sc, mode)
+		peer, p := lowest(data, sc, mode, "ns/op")
 		v := ns(sc, impl, mode)
 		ts = append(ts, target{what, fmt.Sprintf("%s %s ns ÷ %s %s ns", peer, num(p, 1), impl, num(v, 1)), p / v, want, false})
 	}
@@ -350,14 +350,9 @@ func targets(data map[key]map[string][]float64, par string) []target {
 	vsPeer("1M uniform keys: ≥ 1.5× the fastest per-key peer, "+par, "keys-1M", "sluice", par, 1.5)
 	h := median(data[key{"heap-1M", "sluice", ""}]["B/key"])
 	ts = append(ts, target{"heap per key at 1M keys: ≤ 48 B", num(h, 1) + " B/key", h, 48, true})
-	low, lowest := "", math.NaN()
-	for _, p := range peers {
-		if v := median(data[key{"heap-1M", p, ""}]["B/key"]); !math.IsNaN(v) && !(v >= lowest) {
-			low, lowest = p, v
-		}
-	}
+	peer, least := lowest(data, "heap-1M", "", "B/key")
 	ts = append(ts, target{"heap per key at 1M keys: below every peer",
-		fmt.Sprintf("%s %s B ÷ sluice %s B", low, num(lowest, 1), num(h, 1)), lowest / h, 1, false})
+		fmt.Sprintf("%s %s B ÷ sluice %s B", peer, num(least, 1), num(h, 1)), least / h, 1, false})
 	if par == "parallel-2" {
 		for _, sc := range []string{"keys-1k", "keys-1M"} {
 			s, p := ns(sc, "sluice", "serial"), ns(sc, "sluice", par)
