@@ -117,6 +117,10 @@ func parseStream(r io.Reader) (*stream, error) {
 	if s.capacity, err = header("capacity", 1); err != nil {
 		return nil, err
 	}
+	if int64(int(s.capacity)) != s.capacity {
+		// The facade takes counts as int: 32 bits on some platforms.
+		return nil, fmt.Errorf("line %d: capacity %d: out of range for this platform's int", line, s.capacity)
+	}
 	if s.window, err = header("window", 1); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +114,9 @@ func TestReplayMalformed(t *testing.T) {
 		{"3\n9223372036854775807\n0\n", "lines 1-2: capacity 3, window 9223372036854775807"},
 		{"1048583\n1\n0\n", "lines 1-2: capacity 1048583"},
 		{"3\n10\n1\nrequest a " + strings.Repeat("1", 2<<20) + "\n", "line 4: longer than"},
+	}
+	if strconv.IntSize == 32 { // GOARCH=386 go test ./cmd/sluice
+		cases = append(cases, struct{ in, line string }{"4294967299\n1\n0\n", "line 1: capacity 4294967299: out of range for this platform"})
 	}
 	for _, c := range cases {
 		out, errs, rc := replayString(t, c.in)
