@@ -15,13 +15,14 @@ STRESSTIME ?= 10m
 
 .PHONY: test vet unit race stress-short mutants stress fuzz cover bench bench-full scaling benchstat profile bench-engine clean FORCE
 
-# test: vet and gofmt, the engine's suite (allocation counts need a non-race run),
+# test: vet (also as a 32-bit build) and gofmt, the engine's suite (allocation counts need a non-race run),
 # the engine's suite under the race detector, the stress harness in its
 # short mode under the race detector, and the mutation checks.
 test: vet unit race stress-short mutants
 
 vet:
 	$(GO) vet ./... ./stress/... ./bench/...
+	GOARCH=386 $(GO) vet ./... ./stress/... ./bench/...
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 
 unit:
