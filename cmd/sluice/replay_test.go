@@ -237,8 +237,9 @@ func holds(capacity, window int64) bool {
 
 // TestReplayScale: a limit the engine cannot hold exactly with a time unit
 // of a second (999983 per 3600 s spans more than 2^61 of its units) is
-// replayed with a finer one, and decides as the exact model does; one too
-// large at every scale is refused.
+// replayed with a finer one, and decides as the exact model does, while
+// one that fits at a second keeps it. (A limit too large at every scale is
+// refused: TestReplayMalformed and TestReplayConformanceWide.)
 func TestReplayScale(t *testing.T) {
 	if _, err := atomicbucket.NewLimit(999983, 3600*time.Second, 999983); err == nil {
 		t.Fatal("999983 per hour fits at 1s: this test no longer tests the fallback")
