@@ -69,7 +69,9 @@ cover:
 
 # bench: the main job. The suite in bench/ (sluice, its mutex twin, the
 # floor and the peers, six scenarios, serial and parallel, heap per key,
-# and the time of one dependent cache miss, the report's unit for 1M keys),
+# the time of one dependent cache miss, the report's unit for 1M keys, and
+# the machine's own two-core figures, beside which the two-core targets
+# are read),
 # quick mode (a few minutes on 2 cores; each line is printed as it lands),
 # then the table and the chart: out/bench.txt, out/bench.svg.
 #
@@ -88,7 +90,7 @@ bench: $(BENCH_BIN)
 	@: > $(OUT)/bench.txt
 	@for r in $$(seq 1 $(COUNT)); do \
 	  echo "# round $$r of $(COUNT)"; \
-	  $(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters|Miss' -test.benchtime $(BENCHTIME) -test.count 1 $(BENCH_CPU) \
+	  $(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters|Machine|Miss' -test.benchtime $(BENCHTIME) -test.count 1 $(BENCH_CPU) \
 	    -test.timeout 3h | tee -a $(OUT)/bench.txt || exit 1; \
 	done
 	$(BENCH_BIN) -test.run '^$$' -test.bench Memory -test.benchtime 1x -test.count 1 | tee -a $(OUT)/bench.txt

@@ -63,6 +63,9 @@ func parse(r io.Reader) (map[key]map[string][]float64, []string, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("line %d: %q: %v", n, f[i], err)
 			}
+			if math.IsNaN(v) {
+				continue // a skipped benchmark's line: "0 NaN ns/op", no measurement
+			}
 			data[k][f[i+1]] = append(data[k][f[i+1]], v)
 		}
 	}
@@ -163,8 +166,8 @@ func main() {
 	ordered := orderScenarios(scenarios)
 	var charts []chart
 	for _, sc := range ordered {
-		if sc == missScenario {
-			continue // a unit, not a limiter's scenario: see printMisses
+		if sc == missScenario || sc == computeScenario || sc == handoffScenario {
+			continue // the machine, not a limiter: see printMisses and printMachine
 		}
 		rows := table(data, sc, par, impls)
 		if sc == "heap-1M" {
@@ -197,6 +200,7 @@ func main() {
 	}
 	printMisses(data, impls)
 	printTargets(data, par)
+	printMachine(data, par)
 	if len(procs) > 1 {
 		fmt.Printf("\nGOMAXPROCS sweep: parallel ns/op at GOMAXPROCS %s\n", strings.Join(procs, ", "))
 		for _, sc := range ordered {
@@ -291,6 +295,35 @@ func printMisses(data map[key]map[string][]float64, impls []string) {
 	for _, r := range rows {
 		fmt.Printf("  %-20s %10s %10s\n", r.impl, num(r.keys1M, 1), num(r.zipf, 1))
 	}
+}
+
+// BenchmarkMachine's scenarios: the machine's own two-core figures.
+const (
+	computeScenario = "compute" // arithmetic in registers, serial and parallel
+	handoffScenario = "handoff" // one cache line handed between two cores
+)
+
+// machine returns BenchmarkMachine's medians for the parallel mode par:
+// how many times its serial throughput arithmetic reaches on par's cores,
+// and the ns of one handoff of a line between two cores (NaN where the run
+// did not measure it).
+func machine(data map[key]map[string][]float64, par string) (scale, handoff float64) {
+	ns := func(sc, mode string) float64 { return median(data[key{sc, "control", mode}]["ns/op"]) }
+	return ns(computeScenario, "serial") / ns(computeScenario, par), ns(handoffScenario, par)
+}
+
+// printMachine prints what the machine gave in this run, beside the
+// targets that depend on it: a two-core target is out of reach where
+// arithmetic alone does not scale, and a decision whose bucket line the
+// other core wrote last pays about one handoff.
+func printMachine(data map[key]map[string][]float64, par string) {
+	scale, h := machine(data, par)
+	if math.IsNaN(scale) && math.IsNaN(h) {
+		return
+	}
+	fmt.Printf("\nthe machine in this run (BenchmarkMachine, %s; not targets):\n", par)
+	fmt.Printf("  arithmetic alone, nothing shared: %s× its serial throughput\n", num(scale, 2))
+	fmt.Printf("  one cache line handed from one core to the other: %s ns (a decision on a bucket the other core wrote last pays about this)\n", num(h, 1))
 }
 
 // peers are the per-key limiters the targets compare sluice with.

@@ -198,3 +198,34 @@ BenchmarkMemory/scenario=heap-1M/impl=throttled-2 1 1 ns/op 30 B/key
 		}
 	}
 }
+
+// machine reads BenchmarkMachine: arithmetic's parallel over serial
+// throughput and one handoff's ns; the skipped handoff at GOMAXPROCS 1
+// ("0 NaN ns/op") is no measurement, and the machine's scenarios are no
+// limiter's.
+func TestMachine(t *testing.T) {
+	in := `BenchmarkMachine/scenario=compute/impl=control/mode=serial 	 1000	 13.0 ns/op
+BenchmarkMachine/scenario=compute/impl=control/mode=serial-2 	 1000	 13.5 ns/op
+BenchmarkMachine/scenario=compute/impl=control/mode=parallel 	 1000	 13.0 ns/op
+BenchmarkMachine/scenario=compute/impl=control/mode=parallel-2 	 1000	 6.5 ns/op
+BenchmarkMachine/scenario=handoff/impl=control/mode=parallel 	 0	 NaN ns/op
+BenchmarkMachine/scenario=handoff/impl=control/mode=parallel-2 	 1000	 27.0 ns/op
+BenchmarkMachine/scenario=handoff/impl=control/mode=parallel-2 	 1000	 31.0 ns/op
+BenchmarkMachine/scenario=handoff/impl=control/mode=parallel-2 	 1000	 80.0 ns/op
+`
+	data, procs, err := parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := data[key{handoffScenario, "control", "parallel-1"}]["ns/op"]; ok {
+		t.Fatalf("the skipped line was read as %v", v)
+	}
+	_, par := columns(data, procs)
+	scale, h := machine(data, par)
+	if scale != 2 || h != 31 {
+		t.Fatalf("machine: scale %v, handoff %v; want 2 and 31", scale, h)
+	}
+	if scale, h := machine(data, "parallel-16"); !math.IsNaN(scale) || !math.IsNaN(h) {
+		t.Fatalf("machine at a GOMAXPROCS not run: %v, %v", scale, h)
+	}
+}
