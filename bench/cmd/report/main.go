@@ -40,23 +40,16 @@ func parse(r io.Reader) (map[key]map[string][]float64, []string, error) {
 		if m == nil {
 			continue
 		}
-		k := key{m[1], m[2], m[3]}
+		k, p := key{m[1], m[2], m[3]}, m[4]
 		if k.mode != "" {
-			p := m[4]
 			if p == "" {
 				p = "1" // go test drops the suffix at GOMAXPROCS=1
-			}
-			if !slices.Contains(procs, p) {
-				procs = append(procs, p)
 			}
 			k.mode += "-" + p
 		}
 		f := strings.Fields(m[5])
 		if len(f)%2 != 0 {
 			return nil, nil, fmt.Errorf("line %d: metrics are not value-unit pairs: %q", n, m[5])
-		}
-		if data[k] == nil {
-			data[k] = map[string][]float64{}
 		}
 		for i := 0; i < len(f); i += 2 {
 			v, err := strconv.ParseFloat(f[i], 64)
@@ -66,7 +59,13 @@ func parse(r io.Reader) (map[key]map[string][]float64, []string, error) {
 			if math.IsNaN(v) {
 				continue // a skipped benchmark's line: "0 NaN ns/op", no measurement
 			}
+			if data[k] == nil {
+				data[k] = map[string][]float64{}
+			}
 			data[k][f[i+1]] = append(data[k][f[i+1]], v)
+			if k.mode != "" && !slices.Contains(procs, p) {
+				procs = append(procs, p)
+			}
 		}
 	}
 	return data, procs, sc.Err()
@@ -166,7 +165,7 @@ func main() {
 	ordered := orderScenarios(scenarios)
 	var charts []chart
 	for _, sc := range ordered {
-		if sc == missScenario || sc == computeScenario || sc == handoffScenario {
+		if sc == missScenario || sc == computeScenario {
 			continue // the machine, not a limiter: see printMisses and printMachine
 		}
 		rows := table(data, sc, par, impls)
@@ -297,33 +296,41 @@ func printMisses(data map[key]map[string][]float64, impls []string) {
 	}
 }
 
-// BenchmarkMachine's scenarios: the machine's own two-core figures.
-const (
-	computeScenario = "compute" // arithmetic in registers, serial and parallel
-	handoffScenario = "handoff" // one cache line handed between two cores
-)
+// computeScenario is BenchmarkMachine's: arithmetic in registers, serial
+// and parallel, the machine's own scaling.
+const computeScenario = "compute"
 
-// machine returns BenchmarkMachine's medians for the parallel mode par:
-// how many times its serial throughput arithmetic reaches on par's cores,
-// and the ns of one handoff of a line between two cores (NaN where the run
-// did not measure it).
-func machine(data map[key]map[string][]float64, par string) (scale, handoff float64) {
-	ns := func(sc, mode string) float64 { return median(data[key{sc, "control", mode}]["ns/op"]) }
-	return ns(computeScenario, "serial") / ns(computeScenario, par), ns(handoffScenario, par)
+// machine returns how many times its serial throughput arithmetic alone
+// reaches in the parallel mode par (BenchmarkMachine), and every handoff-ns
+// (a cache line handed between two cores, measured before each parallel
+// benchmark of the suite) in par; NaN and none where the run has none.
+func machine(data map[key]map[string][]float64, par string) (scale float64, handoffs []float64) {
+	ns := func(mode string) float64 { return median(data[key{computeScenario, "control", mode}]["ns/op"]) }
+	for k, v := range data {
+		if k.mode == par {
+			handoffs = append(handoffs, v["handoff-ns"]...)
+		}
+	}
+	slices.Sort(handoffs)
+	return ns("serial") / ns(par), handoffs
 }
 
-// printMachine prints what the machine gave in this run, beside the
+// printMachine prints what the machine gave in this run, for reading the
 // targets that depend on it: a two-core target is out of reach where
 // arithmetic alone does not scale, and a decision whose bucket line the
 // other core wrote last pays about one handoff.
 func printMachine(data map[key]map[string][]float64, par string) {
-	scale, h := machine(data, par)
-	if math.IsNaN(scale) && math.IsNaN(h) {
+	scale, hs := machine(data, par)
+	if math.IsNaN(scale) && len(hs) == 0 {
 		return
 	}
-	fmt.Printf("\nthe machine in this run (BenchmarkMachine, %s; not targets):\n", par)
-	fmt.Printf("  arithmetic alone, nothing shared: %s× its serial throughput\n", num(scale, 2))
-	fmt.Printf("  one cache line handed from one core to the other: %s ns (a decision on a bucket the other core wrote last pays about this)\n", num(h, 1))
+	fmt.Printf("\nthe machine in this run (%s; not targets):\n", par)
+	fmt.Printf("  arithmetic alone, nothing shared (BenchmarkMachine): %s× its serial throughput\n", num(scale, 2))
+	if len(hs) > 0 {
+		fmt.Printf("  a cache line handed from one core to the other, before each parallel benchmark (handoff-ns):\n")
+		fmt.Printf("    median %s ns, %s to %s over %d benchmarks; a decision on a bucket the other core wrote last pays about this\n",
+			num(median(hs), 1), num(hs[0], 1), num(hs[len(hs)-1], 1), len(hs))
+	}
 }
 
 // peers are the per-key limiters the targets compare sluice with.
@@ -390,7 +397,7 @@ func targets(data map[key]map[string][]float64, par string) []target {
 		for _, sc := range []string{"keys-1k", "keys-1M"} {
 			s, p := ns(sc, "sluice", "serial"), ns(sc, "sluice", par)
 			ts = append(ts, target{"two cores on distinct keys (" + sc + "): ≥ 1.8× serial throughput",
-				fmt.Sprintf("serial %s ns ÷ two cores %s ns", num(s, 1), num(p, 1)), s / p, 1.8, false})
+				fmt.Sprintf("serial %s ns ÷ two cores %s ns", num(s, 1), num(p, 1)) + byRound(data, sc, par), s / p, 1.8, false})
 		}
 	}
 	for _, c := range []struct{ impl, floor, clock string }{{"sluice", "floor", "default"}, {"sluice-mono", "floor-mono", "runtime monotonic"}} {
@@ -399,6 +406,22 @@ func targets(data map[key]map[string][]float64, par string) []target {
 			fmt.Sprintf("%s %s ns ÷ %s %s ns", c.impl, num(s, 1), c.floor, num(f, 1)), s / f, 1.1, true})
 	}
 	return ts
+}
+
+// byRound lists sluice's two-core ratio in scenario sc round by round,
+// each with the handoff measured just before its parallel run, when the
+// run has both for every round: which rounds met the machine's slow mode.
+func byRound(data map[key]map[string][]float64, sc, par string) string {
+	s, p := data[key{sc, "sluice", "serial"}]["ns/op"], data[key{sc, "sluice", par}]
+	ns, hs := p["ns/op"], p["handoff-ns"]
+	if len(s) < 2 || len(ns) != len(s) || len(hs) != len(s) {
+		return ""
+	}
+	var parts []string
+	for i := range s {
+		parts = append(parts, fmt.Sprintf("%s at %s", num(s[i]/ns[i], 2), num(hs[i], 0)))
+	}
+	return "; by round, × at handoff ns: " + strings.Join(parts, ", ")
 }
 
 func printTargets(data map[key]map[string][]float64, par string) {

@@ -199,33 +199,48 @@ BenchmarkMemory/scenario=heap-1M/impl=throttled-2 1 1 ns/op 30 B/key
 	}
 }
 
-// machine reads BenchmarkMachine: arithmetic's parallel over serial
-// throughput and one handoff's ns; the skipped handoff at GOMAXPROCS 1
-// ("0 NaN ns/op") is no measurement, and the machine's scenarios are no
-// limiter's.
+// machine reads the machine's figures: arithmetic's parallel over serial
+// throughput (BenchmarkMachine) and every handoff-ns of the parallel mode;
+// a skipped benchmark's line ("0 NaN ns/op") is no measurement, and the
+// machine's scenario is no limiter's. The two-core targets list their
+// rounds, each with its handoff.
 func TestMachine(t *testing.T) {
 	in := `BenchmarkMachine/scenario=compute/impl=control/mode=serial 	 1000	 13.0 ns/op
 BenchmarkMachine/scenario=compute/impl=control/mode=serial-2 	 1000	 13.5 ns/op
 BenchmarkMachine/scenario=compute/impl=control/mode=parallel 	 1000	 13.0 ns/op
 BenchmarkMachine/scenario=compute/impl=control/mode=parallel-2 	 1000	 6.5 ns/op
-BenchmarkMachine/scenario=handoff/impl=control/mode=parallel 	 0	 NaN ns/op
-BenchmarkMachine/scenario=handoff/impl=control/mode=parallel-2 	 1000	 27.0 ns/op
-BenchmarkMachine/scenario=handoff/impl=control/mode=parallel-2 	 1000	 31.0 ns/op
-BenchmarkMachine/scenario=handoff/impl=control/mode=parallel-2 	 1000	 80.0 ns/op
+BenchmarkLimiters/scenario=keys-1k/impl=sluice/mode=serial 	 1000	 40.0 ns/op
+BenchmarkLimiters/scenario=keys-1k/impl=sluice/mode=parallel 	 0	 NaN ns/op
+BenchmarkLimiters/scenario=keys-1k/impl=sluice/mode=parallel-2 	 1000	 20.0 ns/op	 31.0 handoff-ns
+BenchmarkLimiters/scenario=keys-1k/impl=sluice/mode=serial 	 1000	 42.0 ns/op
+BenchmarkLimiters/scenario=keys-1k/impl=sluice/mode=parallel-2 	 1000	 30.0 ns/op	 170.0 handoff-ns
+BenchmarkLimiters/scenario=keys-1k/impl=go-limiter/mode=parallel-2 	 1000	 60.0 ns/op	 27.0 handoff-ns
 `
 	data, procs, err := parse(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, ok := data[key{handoffScenario, "control", "parallel-1"}]["ns/op"]; ok {
+	if v, ok := data[key{"keys-1k", "sluice", "parallel-1"}]; ok {
 		t.Fatalf("the skipped line was read as %v", v)
 	}
-	_, par := columns(data, procs)
-	scale, h := machine(data, par)
-	if scale != 2 || h != 31 {
-		t.Fatalf("machine: scale %v, handoff %v; want 2 and 31", scale, h)
+	if len(procs) != 2 || procs[0] != "1" || procs[1] != "2" {
+		t.Fatalf("procs %v", procs) // GOMAXPROCS 1 from the serial lines, not from the skipped one
 	}
-	if scale, h := machine(data, "parallel-16"); !math.IsNaN(scale) || !math.IsNaN(h) {
-		t.Fatalf("machine at a GOMAXPROCS not run: %v, %v", scale, h)
+	_, par := columns(data, procs)
+	scale, hs := machine(data, par)
+	if scale != 2 || len(hs) != 3 || hs[0] != 27 || hs[2] != 170 {
+		t.Fatalf("machine: scale %v, handoffs %v; want 2 and [27 31 170]", scale, hs)
+	}
+	if scale, hs := machine(data, "parallel-16"); !math.IsNaN(scale) || len(hs) != 0 {
+		t.Fatalf("machine at a GOMAXPROCS not run: %v, %v", scale, hs)
+	}
+	var two string
+	for _, tg := range targets(data, par) {
+		if strings.Contains(tg.what, "two cores") && strings.Contains(tg.what, "keys-1k") {
+			two = tg.result
+		}
+	}
+	if !strings.HasSuffix(two, "by round, × at handoff ns: 2.00 at 31, 1.40 at 170") {
+		t.Fatalf("two-core target: %q", two)
 	}
 }
