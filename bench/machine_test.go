@@ -112,3 +112,19 @@ func handoff() float64 {
 	done.Wait()
 	return ns
 }
+
+// handoff needs two Ps: at one it measures nothing (NaN, which the
+// benchmarks do not report), at two a finite time per pass.
+func TestHandoff(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	if h := handoff(); !math.IsNaN(h) {
+		t.Fatalf("handoff at GOMAXPROCS 1: %v, want NaN", h)
+	}
+	if runtime.NumCPU() < 2 {
+		t.Skip("one CPU: two spinning goroutines would take turns by time slice")
+	}
+	runtime.GOMAXPROCS(2)
+	if h := handoff(); !(h > 0 && h < 1e6) {
+		t.Fatalf("handoff at GOMAXPROCS 2: %v ns a pass", h)
+	}
+}
