@@ -21,11 +21,13 @@ import (
 //     a neighbour takes one.
 //   - handoff-ns, a metric of every parallel benchmark of the suite: the
 //     time to hand a cache line from one core to the other, measured just
-//     before that benchmark's timed loop. A decision whose bucket's line
-//     the other core wrote last pays about that (a load that misses to the
-//     other core's cache, then the CAS), as on 1,000 keys shared by two
-//     cores about half the time. On the development VM it is about 30 ns
-//     at some times and about 170 ns at others, within one run.
+//     before and just after that benchmark's timed loop, the slower of the
+//     two (the machine can change mode within a benchmark). A decision
+//     whose bucket's line the other core wrote last pays about that (a
+//     load that misses to the other core's cache, then the CAS), as on
+//     1,000 keys shared by two cores about half the time. On the
+//     development VM it is about 30 ns at some times and about 170 ns at
+//     others, within one run.
 
 // BenchmarkMachine measures the machine's arithmetic alone, serial and
 // parallel (see above).

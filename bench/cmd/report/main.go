@@ -302,7 +302,7 @@ const computeScenario = "compute"
 
 // machine returns how many times its serial throughput arithmetic alone
 // reaches in the parallel mode par (BenchmarkMachine), and every handoff-ns
-// (a cache line handed between two cores, measured before each parallel
+// (a cache line handed between two cores, measured around each parallel
 // benchmark of the suite) in par; NaN and none where the run has none.
 func machine(data map[key]map[string][]float64, par string) (scale float64, handoffs []float64) {
 	ns := func(mode string) float64 { return median(data[key{computeScenario, "control", mode}]["ns/op"]) }
@@ -327,7 +327,7 @@ func printMachine(data map[key]map[string][]float64, par string) {
 	fmt.Printf("\nthe machine in this run (%s; not targets):\n", par)
 	fmt.Printf("  arithmetic alone, nothing shared (BenchmarkMachine): %s× its serial throughput\n", num(scale, 2))
 	if len(hs) > 0 {
-		fmt.Printf("  a cache line handed from one core to the other, before each parallel benchmark (handoff-ns):\n")
+		fmt.Printf("  a cache line handed from one core to the other, around each parallel benchmark (handoff-ns):\n")
 		fmt.Printf("    median %s ns, %s to %s over %d benchmarks; a decision on a bucket the other core wrote last pays about this\n",
 			num(median(hs), 1), num(hs[0], 1), num(hs[len(hs)-1], 1), len(hs))
 	}
@@ -409,7 +409,7 @@ func targets(data map[key]map[string][]float64, par string) []target {
 }
 
 // byRound lists sluice's two-core ratio in scenario sc round by round,
-// each with the handoff measured just before its parallel run, when the
+// each with the handoff measured around its parallel run, when the
 // run has both for every round: which rounds met the machine's slow mode.
 func byRound(data map[key]map[string][]float64, sc, par string) string {
 	s, p := data[key{sc, "sluice", "serial"}]["ns/op"], data[key{sc, "sluice", par}]
