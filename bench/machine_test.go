@@ -66,22 +66,28 @@ func compute(x uint64) uint64 {
 }
 
 // handoffPasses is how many times handoff passes the line: well under a
-// millisecond at 30 ns a pass, a few at 170.
-const handoffPasses = 20_000
+// millisecond at 30 ns a pass, a few at 170. handoffBudget bounds the
+// time it takes where passes are far slower (two Ps sharing one CPU
+// through a container's quota pass by time slices).
+const (
+	handoffPasses = 20_000
+	handoffBudget = 20 * time.Millisecond
+)
 
 // handoff returns the ns one pass of a cache line between two goroutines
-// takes, each on its own P, or NaN at GOMAXPROCS 1. Each goroutine spins
-// on the line until the turn is its own, then writes the next turn: a pass
-// is one read that finds the line in the other core's cache and one write
-// that takes it back. The time starts once both goroutines are running, so
-// that no wakeup is timed.
+// takes, each on its own P, or NaN at GOMAXPROCS 1 or on one CPU. Each
+// goroutine spins on the line until the turn is its own, then writes the
+// next turn: a pass is one read that finds the line in the other core's
+// cache and one write that takes it back. The time starts once both
+// goroutines are running, so that no wakeup is timed, and ends after
+// handoffPasses passes or, past handoffBudget, after those made so far.
 func handoff() float64 {
-	if runtime.GOMAXPROCS(0) < 2 {
+	if runtime.GOMAXPROCS(0) < 2 || runtime.NumCPU() < 2 {
 		return math.NaN()
 	}
 	var line struct {
 		_    cpu.CacheLinePad
-		turn atomic.Int64
+		turn atomic.Int64 // the next pass's number; -1: stop
 		_    cpu.CacheLinePad
 	}
 	var up atomic.Int32
@@ -94,20 +100,26 @@ func handoff() float64 {
 			up.Add(1)
 			for up.Load() < 2 {
 			}
-			var start time.Time
-			if me == 0 {
-				start = time.Now()
-			}
-			// Turns me, me+2, ...: together the turn goes 0, 1, ..., passes.
-			for t := me; t < handoffPasses; t += 2 {
-				for line.turn.Load() != t {
+			start := time.Now()
+			// Passes me, me+2, ...: together the turn goes 0, 1, ..., passes.
+			t := me
+			for ; t < handoffPasses; t += 2 {
+				v := line.turn.Load()
+				for ; v != t && v >= 0; v = line.turn.Load() {
+				}
+				if v < 0 {
+					return // the other one stopped early
+				}
+				if me == 0 && t%1024 == 0 && t > 0 && time.Since(start) > handoffBudget {
+					line.turn.Store(-1)
+					break
 				}
 				line.turn.Store(t + 1)
 			}
 			if me == 0 {
-				for line.turn.Load() != handoffPasses {
+				for t == handoffPasses && line.turn.Load() != handoffPasses {
 				}
-				ns = float64(time.Since(start).Nanoseconds()) / handoffPasses
+				ns = float64(time.Since(start).Nanoseconds()) / float64(t)
 			}
 		}()
 	}
