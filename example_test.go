@@ -88,3 +88,49 @@ func ExampleWithMaxKeys() {
 	// alice again: true
 	// keys=2 allowed=3 refused=1
 }
+
+// AllowAt decides at an explicit time, a reading of the limiter's clock:
+// one reading for a batch of keys, say, or times replayed from a log. At
+// three per ten seconds a token comes every 3333333333⅓ ns, and the limiter
+// counts the third of a nanosecond: one nanosecond short, the request is
+// denied.
+func ExampleLimiter_AllowAt() {
+	clk := clock.NewManual(0)
+	lim, _ := sluice.New(sluice.Per(3, 10*time.Second), 3, sluice.WithClock(clk))
+	defer lim.Close()
+
+	now := lim.Now()
+	for _, key := range []string{"a", "a", "a", "a", "b"} {
+		d, _ := lim.AllowAt(key, 1, now)
+		fmt.Println(key, d.Status, d.RetryAfter)
+	}
+	for _, at := range []time.Duration{3333333333, 3333333334} {
+		d, _ := lim.AllowAt("a", 1, now+at)
+		fmt.Println("a at", at, d.Status, d.RetryAfter)
+	}
+	// Output:
+	// a allowed 0s
+	// a allowed 0s
+	// a allowed 0s
+	// a denied 3.333333334s
+	// b allowed 0s
+	// a at 3.333333333s denied 1ns
+	// a at 3.333333334s allowed 0s
+}
+
+// A coarse clock serves a reading cached by one goroutine, for the hottest
+// paths (see clock.Coarse). The limiter does not own the clock it is
+// given: stop the clock after closing the limiter.
+func ExampleWithClock() {
+	coarse := clock.NewCoarse(time.Millisecond)
+	defer coarse.Stop()
+	lim, err := sluice.New(sluice.Per(100, time.Second), 10, sluice.WithClock(coarse))
+	if err != nil {
+		panic(err)
+	}
+	defer lim.Close() // deferred last, so it runs before coarse.Stop
+
+	fmt.Println(lim.Allow("carol"))
+	// Output:
+	// true
+}
