@@ -325,7 +325,9 @@ func printMachine(data map[key]map[string][]float64, par string) {
 		return
 	}
 	fmt.Printf("\nthe machine in this run (%s; not targets):\n", par)
-	fmt.Printf("  arithmetic alone, nothing shared (BenchmarkMachine): %s× its serial throughput\n", num(scale, 2))
+	if !math.IsNaN(scale) {
+		fmt.Printf("  arithmetic alone, nothing shared (BenchmarkMachine): %s× its serial throughput\n", num(scale, 2))
+	}
 	if len(hs) > 0 {
 		fmt.Printf("  a cache line handed from one core to the other, around each parallel benchmark (handoff-ns):\n")
 		fmt.Printf("    median %s ns, %s to %s over %d benchmarks; a decision on a bucket the other core wrote last pays about this\n",
