@@ -26,8 +26,8 @@ import (
 //     whose bucket's line the other core wrote last pays about that (a
 //     load that misses to the other core's cache, then the CAS), as on
 //     1,000 keys shared by two cores about half the time. On the
-//     development VM it is about 30 ns at some times and about 170 ns at
-//     others, within one run.
+//     development VM it is 23-34 ns most of the time and 159-207 ns in
+//     stretches of seconds, within one run (bench/BENCHMARKS.md).
 
 // BenchmarkMachine measures the machine's arithmetic alone, serial and
 // parallel (see above).
