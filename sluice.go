@@ -30,7 +30,7 @@ const (
 
 // Errors returned by New, AllowN, AllowAt and Wait; test with errors.Is.
 var (
-	// ErrInvalid: a bad configuration or a cost below 1.
+	// ErrInvalid: a bad configuration, a cost below 1, or a nil context.
 	ErrInvalid = atomicbucket.ErrInvalid
 	// ErrNever: Wait was asked for more tokens than the burst.
 	ErrNever = errors.New("sluice: cost exceeds the burst and can never be admitted")
@@ -283,14 +283,18 @@ func (l *Limiter) create(st *stripe, key stripes.Key, now time.Duration, useCloc
 
 // Wait blocks until n tokens are taken for key, or returns an error: at
 // once when the context has already ended (its error; nothing is taken),
-// when n is below 1 (ErrInvalid), when n exceeds the burst (ErrNever),
-// when the tokens would come after the context's deadline (ErrDeadline),
-// or at the key cap (ErrOverCapacity); otherwise when the context ends.
+// when n is below 1 or ctx is nil (ErrInvalid), when n exceeds the burst
+// (ErrNever), when the tokens would come after the context's deadline
+// (ErrDeadline), or at the key cap (ErrOverCapacity); otherwise when the
+// context ends.
 // Wait sleeps in real time, re-deciding after each RetryAfter; waiters are
 // not queued, so under contention a waiter may be overtaken.
 func (l *Limiter) Wait(ctx context.Context, key string, n int) error {
 	if n < 1 {
 		return costError(n)
+	}
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrInvalid)
 	}
 	var timer *time.Timer
 	for {

@@ -121,6 +121,10 @@ func TestInvalidCost(t *testing.T) {
 			t.Errorf("Wait(%d) error %v", n, err)
 		}
 	}
+	// A nil context is an error too, not a panic.
+	if err := l.Wait(nil, "k", 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Wait(nil context) error %v", err)
+	}
 	if l.Len() != 0 {
 		t.Fatal("an invalid request created a key")
 	}
