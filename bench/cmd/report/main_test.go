@@ -201,9 +201,9 @@ BenchmarkMemory/scenario=heap-1M/impl=throttled-2 1 1 ns/op 30 B/key
 
 // machine reads the machine's figures: arithmetic's parallel over serial
 // throughput (BenchmarkMachine) and every handoff-ns of the parallel mode;
-// a skipped benchmark's line ("0 NaN ns/op") is no measurement, and the
-// machine's scenario is no limiter's. The two-core targets list their
-// rounds, each with its handoff.
+// a skipped benchmark's line ("0 NaN ns/op") is no measurement and adds no
+// GOMAXPROCS. The two-core targets list their rounds, each with its
+// handoff.
 func TestMachine(t *testing.T) {
 	in := `BenchmarkMachine/scenario=compute/impl=control/mode=serial 	 1000	 13.0 ns/op
 BenchmarkMachine/scenario=compute/impl=control/mode=serial-2 	 1000	 13.5 ns/op
