@@ -55,7 +55,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzStep$$'    -fuzztime $(FUZZTIME) ./atomicbucket
 	$(GO) test -run '^$$' -fuzz '^FuzzOracle$$'  -fuzztime $(FUZZTIME) ./atomicbucket
 	$(GO) test -run '^$$' -fuzz '^FuzzReplay$$'  -fuzztime $(FUZZTIME) ./cmd/sluice
-	$(GO) test -run '^$$' -fuzz '^FuzzHashIsXXHash$$' -fuzztime $(FUZZTIME) ./stripes
+	$(GO) test -run '^$$' -fuzz '^FuzzHash$$' -fuzztime $(FUZZTIME) ./stripes
 	cd stress/cmd/stress && $(GO) test -run '^$$' -fuzz '^FuzzArgs$$' -fuzztime $(FUZZTIME) .
 	cd bench/cmd/report && $(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) .
 

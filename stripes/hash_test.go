@@ -1,8 +1,12 @@
 package stripes
 
 import (
+	"bufio"
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
@@ -10,48 +14,106 @@ import (
 
 var hashSink uint64
 
-// TestHashIsXXHash checks hashString against the xxhash package, every
-// length up to three blocks and a tail, seed 0 (Sum64) and seeds that set
-// high bits and wrap the accumulators' starting values.
-func TestHashIsXXHash(t *testing.T) {
-	buf := make([]byte, 100)
+// xxh3Stream is the input of testdata/xxh3.txt: the top bytes of a 64-bit
+// linear congruential generator, so that every byte of a key differs from
+// its neighbours and a path that reads a wrong offset shows.
+func xxh3Stream(n int) []byte {
+	buf := make([]byte, n)
+	var x uint64
 	for i := range buf {
-		buf[i] = byte(i*131 + 7)
+		x = x*6364136223846793005 + 1442695040888963407
+		buf[i] = byte(x >> 56)
 	}
-	for _, seed := range []uint64{0, 1, 0x243F6A8885A308D3, ^uint64(0), prime1} {
-		for n := 0; n <= len(buf); n++ {
-			s := string(buf[:n])
-			want := xxhash.NewWithSeed(seed)
-			want.WriteString(s)
-			if got := hashString(s, seed); got != want.Sum64() {
-				t.Fatalf("len %d seed %#x: %#x, xxhash says %#x", n, seed, got, want.Sum64())
-			}
-			if seed == 0 && hashString(s, 0) != xxhash.Sum64String(s) {
-				t.Fatalf("len %d: differs from Sum64String", n)
-			}
+	return buf
+}
+
+// TestHashIsXXH3 checks hashString against XXH3_64bits_withSeed as the
+// reference C library computes it (testdata/xxh3.txt, written by libxxhash
+// 0.8.1): every length up to 256, which takes each short and middle path
+// and their edges, and lengths up to 3073 in the long loop, past one and
+// two blocks of 1,024 bytes, under five seeds (0, 1, one with high bits
+// set, all ones, the top bit alone), each key starting at a different
+// offset of its buffer.
+func TestHashIsXXH3(t *testing.T) {
+	f, err := os.Open("testdata/xxh3.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := xxh3Stream(3200)
+	lines, lens, seeds := 0, map[int]bool{}, map[uint64]bool{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "#") {
+			continue
+		}
+		var seed, want uint64
+		var n int
+		if _, err := fmt.Sscanf(sc.Text(), "%x %d %x", &seed, &n, &want); err != nil {
+			t.Fatalf("testdata/xxh3.txt: %q: %v", sc.Text(), err)
+		}
+		o := n % 7
+		if got := hashString(string(buf[o:o+n]), seed); got != want {
+			t.Errorf("len %d seed %#x: %#x, the reference says %#x", n, seed, got, want)
+		}
+		lines++
+		lens[n], seeds[seed] = true, true
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n <= 256; n++ {
+		if !lens[n] {
+			t.Fatalf("testdata/xxh3.txt has no key of %d bytes", n)
+		}
+	}
+	if !lens[3073] || len(seeds) != 5 || lines < 1500 {
+		t.Fatalf("testdata/xxh3.txt: %d vectors, %d seeds, longest 3073 bytes: %v; the file is cut short", lines, len(seeds), lens[3073])
+	}
+}
+
+// TestSecretWords checks the short paths' constants against the secret
+// they are taken from.
+func TestSecretWords(t *testing.T) {
+	w := func(i int) uint64 { return binary.LittleEndian.Uint64(kSecret[i:]) }
+	w32 := func(i int) uint64 { return uint64(binary.LittleEndian.Uint32(kSecret[i:])) }
+	for _, c := range []struct {
+		name      string
+		got, want uint64
+	}{
+		{"flip0", flip0, w(56) ^ w(64)},
+		{"flip1to3", flip1to3, w32(0) ^ w32(4)},
+		{"flip4to8", flip4to8, w(8) ^ w(16)},
+		{"flip9to16a", flip9to16a, w(24) ^ w(32)},
+		{"flip9to16b", flip9to16b, w(40) ^ w(48)},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %#x, the secret gives %#x", c.name, c.got, c.want)
 		}
 	}
 }
 
-// FuzzHashIsXXHash checks hashString against the xxhash package on any
-// key and seed.
-func FuzzHashIsXXHash(f *testing.F) {
+// FuzzHash feeds hashString any key under any seed: it must read only the
+// key's bytes (run under -race, checkptr rejects a pointer past the end),
+// and a key's hash depends on its bytes, not on where they lie.
+func FuzzHash(f *testing.F) {
 	f.Add("user-1234567", uint64(0))
 	f.Add("an API key much longer than one block of thirty-two bytes", uint64(1)<<63)
+	f.Add(strings.Repeat("a long key past the long loop's first block ", 30), uint64(7))
 	f.Fuzz(func(t *testing.T, s string, seed uint64) {
-		want := xxhash.NewWithSeed(seed)
-		want.WriteString(s)
-		if got := hashString(s, seed); got != want.Sum64() {
-			t.Fatalf("%q seed %#x: %#x, xxhash says %#x", s, seed, got, want.Sum64())
+		h := hashString(s, seed)
+		moved := strings.Clone("x" + s)[1:]
+		if got := hashString(moved, seed); got != h {
+			t.Fatalf("%q seed %#x: %#x, and %#x at another address", s, seed, h, got)
 		}
 	})
 }
 
 // BenchmarkHash measures what hashing a key costs a decision: the key's
-// seeded xxhash (hash=seeded, hashString, which picks the stripe), the
-// xxhash package's unseeded Sum64String, and the runtime's AES hash
-// through hash/maphash (what the benchmark floor's map and Go's own maps
-// use).
+// seeded XXH3 (hash=xxh3, hashString, which picks the stripe), the xxhash
+// package's XXH64 (hash=xxh64, Sum64String, the key's hash until XXH3),
+// and the runtime's AES hash through hash/maphash (what the benchmark
+// floor's map and Go's own maps use).
 // mode=throughput hashes the same key over and over, so the processor
 // overlaps one hash with the next; mode=latency makes each hash's input
 // depend on the previous result, as a decision's lookup depends on its
@@ -63,8 +125,8 @@ func BenchmarkHash(b *testing.B) {
 		name string
 		f    func(string) uint64
 	}{
-		{"xxhash", xxhash.Sum64String},
-		{"seeded", func(s string) uint64 { return hashString(s, 0x243F6A8885A308D3) }},
+		{"xxh64", xxhash.Sum64String},
+		{"xxh3", func(s string) uint64 { return hashString(s, 0x243F6A8885A308D3) }},
 		{"maphash", func(s string) uint64 { return maphash.String(seed, s) }},
 	}
 	for _, n := range []int{3, 13, 16, 32, 1024} {
@@ -97,7 +159,7 @@ func BenchmarkHash(b *testing.B) {
 
 // TestSeedPerTable: each Table hashes with a seed of its own, so a set of
 // keys that one limiter sends to one stripe is spread by another, and the
-// key's hash is the seeded xxhash of its bytes (what a growth recomputes).
+// key's hash is the seeded XXH3 of its bytes (what a growth recomputes).
 func TestSeedPerTable(t *testing.T) {
 	a, _ := New[ctr](MaxStripes)
 	b, _ := New[ctr](MaxStripes)
@@ -110,7 +172,7 @@ func TestSeedPerTable(t *testing.T) {
 		sa, ka := a.Of(k)
 		_, kb := b.Of(k)
 		if ka.Hash != hashString(k, a.seed) || sa != &a.stripes[ka.Hash&a.mask] {
-			t.Fatalf("Of(%q): hash %#x, want the seeded xxhash %#x and its stripe", k, ka.Hash, hashString(k, a.seed))
+			t.Fatalf("Of(%q): hash %#x, want the seeded XXH3 %#x and its stripe", k, ka.Hash, hashString(k, a.seed))
 		}
 		// The same stripe in both tables by chance: 1 in 65536.
 		if ka.Hash&a.mask == kb.Hash&b.mask {

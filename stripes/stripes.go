@@ -1,5 +1,5 @@
 // Package stripes spreads keys over 2^k cache-line-padded stripes chosen by
-// xxhash(key) & mask; each stripe owns a hash table from key to bucket and
+// xxhash(key) & mask, the key's seeded XXH3-64 (hash.go); each stripe owns a hash table from key to bucket and
 // its own counters.
 //
 // Striping keeps one key's table operations and counter updates on lines
@@ -199,7 +199,7 @@ func (s *Stripe[B, P]) review() bool {
 	return true
 }
 
-// Key is a key with its seeded xxhash (hash.go), computed once per
+// Key is a key with its seeded XXH3 (hash.go), computed once per
 // decision: the low bits pick the stripe, the high ones the group and tag.
 type Key struct {
 	Hash uint64
