@@ -139,41 +139,54 @@ func hashLong(p unsafe.Pointer, n uintptr, seed uint64) uint64 {
 			binary.LittleEndian.PutUint64(secret[i+8:], secretWord(i+8)-seed)
 		}
 	}
+	sp := unsafe.Pointer(&secret)
 	acc := [8]uint64{prime32_3, prime64_1, prime64_2, prime64_3, prime64_4, prime32_2, prime64_5, prime32_1}
 	blocks := (n - 1) / blockLen
 	for b := uintptr(0); b < blocks; b++ {
-		for s := uintptr(0); s < stripesBlock; s++ {
-			accumulate(&acc, p, b*blockLen+s*stripeLen, secret[s*8:])
-		}
+		accumulate(&acc, p, b*blockLen, sp, stripesBlock)
 		// Scramble the accumulators with the secret's last stripe.
 		for i := range acc {
 			a := acc[i]
 			a ^= a >> 47
-			a ^= binary.LittleEndian.Uint64(secret[secretSize-stripeLen+8*i:])
+			a ^= load64(sp, secretSize-stripeLen+8*uintptr(i))
 			acc[i] = a * prime32_1
 		}
 	}
-	last := ((n - 1) - blocks*blockLen) / stripeLen
-	for s := uintptr(0); s < last; s++ {
-		accumulate(&acc, p, blocks*blockLen+s*stripeLen, secret[s*8:])
-	}
-	accumulate(&acc, p, n-stripeLen, secret[secretSize-stripeLen-7:])
+	accumulate(&acc, p, blocks*blockLen, sp, ((n-1)-blocks*blockLen)/stripeLen)
+	accumulate(&acc, p, n-stripeLen, unsafe.Add(sp, secretSize-stripeLen-7), 1)
 	h := uint64(n) * prime64_1
-	for i := 0; i < 4; i++ {
-		h += fold(acc[2*i]^binary.LittleEndian.Uint64(secret[11+16*i:]),
-			acc[2*i+1]^binary.LittleEndian.Uint64(secret[11+16*i+8:]))
+	for i := uintptr(0); i < 4; i++ {
+		h += fold(acc[2*i]^load64(sp, 11+16*i), acc[2*i+1]^load64(sp, 11+16*i+8))
 	}
 	return avalanche(h)
 }
 
-// accumulate adds the stripe of 64 bytes at p+off, keyed by secret, to acc.
-func accumulate(acc *[8]uint64, p unsafe.Pointer, off uintptr, secret []byte) {
-	for i := uintptr(0); i < 8; i++ {
-		v := load64(p, off+8*i)
-		k := v ^ binary.LittleEndian.Uint64(secret[8*i:])
-		acc[i^1] += v
-		acc[i] += (k & 0xffffffff) * (k >> 32)
+// accumulate adds the stripes of 64 bytes from p+off on to acc, the s-th
+// keyed by the secret's bytes from sec+8s. The accumulators are held in
+// locals, so that the loop keeps them in registers (an offset past the
+// end is formed, never a pointer: checkptr rejects one).
+func accumulate(acc *[8]uint64, p unsafe.Pointer, off uintptr, sec unsafe.Pointer, stripes uintptr) {
+	a0, a1, a2, a3, a4, a5, a6, a7 := acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6], acc[7]
+	for ko := uintptr(0); ko < 8*stripes; ko += 8 {
+		v, w := load64(p, off+0), load64(p, off+8)
+		x, y := v^load64(sec, ko+0), w^load64(sec, ko+8)
+		a1 += v + (y&0xffffffff)*(y>>32)
+		a0 += w + (x&0xffffffff)*(x>>32)
+		v, w = load64(p, off+16), load64(p, off+24)
+		x, y = v^load64(sec, ko+16), w^load64(sec, ko+24)
+		a3 += v + (y&0xffffffff)*(y>>32)
+		a2 += w + (x&0xffffffff)*(x>>32)
+		v, w = load64(p, off+32), load64(p, off+40)
+		x, y = v^load64(sec, ko+32), w^load64(sec, ko+40)
+		a5 += v + (y&0xffffffff)*(y>>32)
+		a4 += w + (x&0xffffffff)*(x>>32)
+		v, w = load64(p, off+48), load64(p, off+56)
+		x, y = v^load64(sec, ko+48), w^load64(sec, ko+56)
+		a7 += v + (y&0xffffffff)*(y>>32)
+		a6 += w + (x&0xffffffff)*(x>>32)
+		off += stripeLen
 	}
+	acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6], acc[7] = a0, a1, a2, a3, a4, a5, a6, a7
 }
 
 // mix16 mixes the 16 bytes at p+off with the secret's at so and the seed.
@@ -203,13 +216,4 @@ func avalanche64(h uint64) uint64 {
 	h ^= h >> 29
 	h *= prime64_3
 	return h ^ h>>32
-}
-
-// load64 and load32 read little-endian words at p+off, within the string.
-func load64(p unsafe.Pointer, off uintptr) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(p, off)), 8))
-}
-
-func load32(p unsafe.Pointer, off uintptr) uint32 {
-	return binary.LittleEndian.Uint32(unsafe.Slice((*byte)(unsafe.Add(p, off)), 4))
 }

@@ -129,7 +129,7 @@ func BenchmarkHash(b *testing.B) {
 		{"xxh3", func(s string) uint64 { return hashString(s, 0x243F6A8885A308D3) }},
 		{"maphash", func(s string) uint64 { return maphash.String(seed, s) }},
 	}
-	for _, n := range []int{3, 13, 16, 32, 1024} {
+	for _, n := range []int{3, 13, 16, 32, 64, 200, 300, 1024} {
 		// One byte longer than n, so that the latency loop can start its
 		// slice at 0 or 1 and keep n bytes.
 		buf := make([]byte, n+1)
