@@ -1,6 +1,6 @@
 // Package stripes spreads keys over 2^k cache-line-padded stripes chosen by
-// xxhash(key) & mask, the key's seeded XXH3-64 (hash.go); each stripe owns a hash table from key to bucket and
-// its own counters.
+// xxhash(key) & mask, the key's seeded XXH3-64 (hash.go); each stripe owns
+// a hash table from key to bucket and its own counters.
 //
 // Striping keeps one key's table operations and counter updates on lines
 // that few other keys touch, bounds what one table's growth or one sweep
