@@ -64,15 +64,19 @@ const (
 	blockLen     = stripeLen * stripesBlock
 )
 
-// hashString returns XXH3-64 of s under seed. It reads s at offsets from
-// its start and never forms a pointer past its end (checkptr, under -race,
-// rejects one).
-func hashString(s string, seed uint64) uint64 {
+// hashString returns XXH3-64 of s under seed; a key over 240 bytes derives
+// the seed's secret on the stack. It reads s at offsets from its start and
+// never forms a pointer past its end (checkptr, under -race, rejects one).
+func hashString(s string, seed uint64) uint64 { return hashKey(s, seed, nil) }
+
+// hashKey is hashString with the seed's secret (seedSecret) made once, by
+// the Table, for the long loop; nil derives it on the stack.
+func hashKey(s string, seed uint64, sec *[secretSize]byte) uint64 {
 	p := unsafe.Pointer(unsafe.StringData(s))
 	n := uintptr(len(s))
 	switch {
 	case n > 16:
-		return hashMid(p, n, seed)
+		return hashMid(p, n, seed, sec)
 	case n > 8:
 		lo := load64(p, 0) ^ (flip9to16a + seed)
 		hi := load64(p, n-8) ^ (flip9to16b - seed)
@@ -96,9 +100,13 @@ func hashString(s string, seed uint64) uint64 {
 
 // hashMid hashes keys longer than 16 bytes: pairs of 16-byte lanes from
 // both ends up to 128 bytes, every lane up to 240, the long loop past.
-func hashMid(p unsafe.Pointer, n uintptr, seed uint64) uint64 {
+func hashMid(p unsafe.Pointer, n uintptr, seed uint64, sec *[secretSize]byte) uint64 {
 	if n > 240 {
-		return hashLong(p, n, seed)
+		if sec == nil {
+			derived := seedSecret(seed)
+			sec = &derived
+		}
+		return hashLong(p, n, sec)
 	}
 	acc := uint64(n) * prime64_1
 	if n <= 128 {
@@ -129,17 +137,22 @@ func hashMid(p unsafe.Pointer, n uintptr, seed uint64) uint64 {
 	return avalanche(acc)
 }
 
-// hashLong is XXH3's loop for keys over 240 bytes, rare for a limiter: a
-// seed other than 0 derives a secret of its own, on the stack, each call.
-func hashLong(p unsafe.Pointer, n uintptr, seed uint64) uint64 {
+// seedSecret is the secret XXH3's long loop uses under seed: the default
+// secret with the seed added to the first word of each 16 bytes and taken
+// from the second (the default itself for seed 0).
+func seedSecret(seed uint64) [secretSize]byte {
 	secret := kSecret
-	if seed != 0 {
-		for i := 0; i < secretSize; i += 16 {
-			binary.LittleEndian.PutUint64(secret[i:], secretWord(i)+seed)
-			binary.LittleEndian.PutUint64(secret[i+8:], secretWord(i+8)-seed)
-		}
+	for i := 0; i < secretSize; i += 16 {
+		binary.LittleEndian.PutUint64(secret[i:], secretWord(i)+seed)
+		binary.LittleEndian.PutUint64(secret[i+8:], secretWord(i+8)-seed)
 	}
-	sp := unsafe.Pointer(&secret)
+	return secret
+}
+
+// hashLong is XXH3's loop for keys over 240 bytes, rare for a limiter,
+// under the seed's secret.
+func hashLong(p unsafe.Pointer, n uintptr, secret *[secretSize]byte) uint64 {
+	sp := unsafe.Pointer(secret)
 	acc := [8]uint64{prime32_3, prime64_1, prime64_2, prime64_3, prime64_4, prime32_2, prime64_5, prime32_1}
 	blocks := (n - 1) / blockLen
 	for b := uintptr(0); b < blocks; b++ {

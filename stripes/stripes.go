@@ -84,6 +84,7 @@ type Table[B any, P Bucket[B]] struct {
 	max     int64        // the cap; 0: none
 	_       [cacheLineSize - 16]byte
 	tallies tallies
+	secret  [secretSize]byte // the seed's secret for keys over 240 bytes (seedSecret)
 }
 
 // New returns a table of n stripes; n must be a power of two in
@@ -99,6 +100,7 @@ func New[B any, P Bucket[B]](n int) (*Table[B, P], error) {
 		tallies: newTallies(),
 		seed:    newSeed(),
 	}
+	t.secret = seedSecret(t.seed)
 	for i := range t.stripes {
 		t.stripes[i].tab.Store(newTable[B](1, t.seed))
 		t.stripes[i].asks = t.asks
@@ -208,7 +210,7 @@ type Key struct {
 
 // Of returns the stripe that owns key and the key to look it up with.
 func (t *Table[B, P]) Of(key string) (*Stripe[B, P], Key) {
-	h := hashString(key, t.seed)
+	h := hashKey(key, t.seed, &t.secret)
 	return &t.stripes[h&t.mask], Key{Hash: h, S: key}
 }
 
