@@ -62,6 +62,12 @@ const (
 	stripeLen    = 64 // bytes of input per stripe of the long loop
 	stripesBlock = (secretSize - stripeLen) / 8
 	blockLen     = stripeLen * stripesBlock
+
+	// Offsets into the secret that the specification names.
+	midStart   = 3                          // keys of 129 to 240 bytes: where the lanes past the eighth start
+	midLast    = 136 - 17                   // and the last 16 bytes' (the minimum secret size less 17)
+	lastStripe = secretSize - stripeLen - 7 // the long loop's last stripe
+	mergeStart = 11                         // the long loop's final merge
 )
 
 // hashString returns XXH3-64 of s under seed; a key over 240 bytes derives
@@ -131,9 +137,9 @@ func hashMid(p unsafe.Pointer, n uintptr, seed uint64, sec *[secretSize]byte) ui
 	}
 	acc = avalanche(acc)
 	for i := uintptr(8); i < n/16; i++ {
-		acc += mix16(p, 16*i, int(16*(i-8))+3, seed)
+		acc += mix16(p, 16*i, int(16*(i-8))+midStart, seed)
 	}
-	acc += mix16(p, n-16, 136-17, seed)
+	acc += mix16(p, n-16, midLast, seed)
 	return avalanche(acc)
 }
 
@@ -166,10 +172,10 @@ func hashLong(p unsafe.Pointer, n uintptr, secret *[secretSize]byte) uint64 {
 		}
 	}
 	accumulate(&acc, p, blocks*blockLen, sp, ((n-1)-blocks*blockLen)/stripeLen)
-	accumulate(&acc, p, n-stripeLen, unsafe.Add(sp, secretSize-stripeLen-7), 1)
+	accumulate(&acc, p, n-stripeLen, unsafe.Add(sp, lastStripe), 1)
 	h := uint64(n) * prime64_1
 	for i := uintptr(0); i < 4; i++ {
-		h += fold(acc[2*i]^load64(sp, 11+16*i), acc[2*i+1]^load64(sp, 11+16*i+8))
+		h += fold(acc[2*i]^load64(sp, mergeStart+16*i), acc[2*i+1]^load64(sp, mergeStart+16*i+8))
 	}
 	return avalanche(h)
 }
