@@ -179,15 +179,20 @@ func (l *Limiter) Allow(key string) bool {
 		// The hot path: an existing key, cost 1, no Decision to fill.
 		// TryOne inlines here and admits in the common case, DeniesOne
 		// denies on an empty bucket; the rest (a lost CAS, a dead bucket,
-		// a stall since the clock read) goes to AllowFrom.
+		// a stall since the clock read) goes to AllowFrom. Both count
+		// the decision with the parts of Count, which inline (count.go).
 		// The CASAsStore mutant must reach its broken store in take, so
 		// that the stress harness still sees every admission go through it.
 		if !mutant.Is(mutant.CASAsStore) && b.TryOne(&l.limit, now) {
-			l.table.Count(true)
+			p := stripes.Pin()
+			l.table.Tally(p, true)
+			stripes.Unpin()
 			return true
 		}
 		if b.DeniesOne(&l.limit, now) {
-			l.table.Count(false)
+			p := stripes.Pin()
+			l.table.Tally(p, false)
+			stripes.Unpin()
 			return false
 		}
 		switch b.AllowFrom(&l.limit, l.clock, now, 1) {

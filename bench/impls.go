@@ -158,16 +158,19 @@ func (m *mutexLimiter) Allow(key string) bool {
 				b.Start(&m.limit, m.clock.Now())
 			})
 		}
+		// Counted as sluice's Allow counts, with Count's parts in line.
+		ok := false
 		switch b.Allow(&m.limit, m.clock, 1) {
 		case atomicbucket.Allowed:
-			m.table.Count(true)
-			return true
+			ok = true
 		case atomicbucket.Evicted: // moved by a growth of its stripe
 			b = nil
 			continue
 		}
-		m.table.Count(false)
-		return false
+		p := stripes.Pin()
+		m.table.Tally(p, ok)
+		stripes.Unpin()
+		return ok
 	}
 }
 
