@@ -132,6 +132,49 @@ func TestInvalidCost(t *testing.T) {
 
 // Decisions on an existing key allocate nothing. (AllocsPerRun counts, it
 // does not time; the race detector's own allocations would blur it.)
+// TestStatsExact: Allow's hot path counts each decision on its P's tally
+// (stripes.Pin, Tally, Unpin); under four goroutines racing on eight keys,
+// Stats must hold exactly the admissions and denials the callers saw. The
+// clock stands still, so each key admits its burst and denies the rest,
+// through TryOne and DeniesOne; the clock then moves once, so that the
+// keys admit again while the others deny.
+func TestStatsExact(t *testing.T) {
+	const burst, keys, workers, calls = 50, 8, 4, 20_000
+	clk := clock.NewManual(time.Hour)
+	l, err := New(Per(1, time.Second), burst, WithClock(clk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var allowed, denied atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range calls {
+				if i == calls/2 && w == 0 {
+					clk.Advance(10 * time.Second)
+				}
+				if l.Allow(fmt.Sprintf("k%d", (i+w)%keys)) {
+					allowed.Add(1)
+				} else {
+					denied.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	s := l.Stats()
+	if s.Allowed != allowed.Load() || s.Denied != denied.Load() {
+		t.Fatalf("Stats counted %d allowed, %d denied; the callers saw %d and %d", s.Allowed, s.Denied, allowed.Load(), denied.Load())
+	}
+	// Each key's burst, plus the ten tokens of the step, for each key.
+	if want := int64(keys * (burst + 10)); allowed.Load() != want {
+		t.Fatalf("%d admitted, want %d", allowed.Load(), want)
+	}
+}
+
 func TestNoAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are checked by the non-race run of make test")
