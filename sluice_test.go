@@ -141,11 +141,7 @@ func TestInvalidCost(t *testing.T) {
 func TestStatsExact(t *testing.T) {
 	const burst, keys, workers, calls = 50, 8, 4, 20_000
 	clk := clock.NewManual(time.Hour)
-	l, err := New(Per(1, time.Second), burst, WithClock(clk))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := newLimiter(t, Per(1, time.Second), burst, WithClock(clk))
 	var allowed, denied atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
