@@ -81,8 +81,8 @@ func (t *Table[B, P]) Tally(p int, allowed bool) {
 			c = &t.tallies.per[p].allowed
 		}
 		// Pinned, no other goroutine runs on this P until Unpin, so
-		// nothing writes c between the load and the store.
-		c.Store(c.Load() + 1)
+		// nothing writes c between bump's load and its store.
+		bump(c)
 		return
 	}
 	if allowed {

@@ -327,11 +327,32 @@ func TestRebuildUnderLoad(t *testing.T) {
 }
 
 // TestCount: concurrent counts are exact, on the per-P lines and on the
-// shared line that Ps past the table's tallies use.
+// shared line that Ps past the table's tallies use, and a reading taken
+// while they are counted (bump's plain store, in a build without -race)
+// is never torn: the total never goes down or past what was counted.
 func TestCount(t *testing.T) {
 	for _, per := range []int{0, 1, 64} {
 		tb, _ := New[ctr](1)
 		tb.tallies.per = make([]tally, per)
+		stop := make(chan struct{})
+		read := make(chan error)
+		go func() {
+			last := int64(0)
+			for {
+				select {
+				case <-stop:
+					read <- nil
+					return
+				default:
+				}
+				a, d := tb.Counts()
+				if a+d < last || a+d > 40_000 {
+					read <- fmt.Errorf("a reading of %d after %d", a+d, last)
+					return
+				}
+				last = a + d
+			}
+		}()
 		var wg sync.WaitGroup
 		for g := range 4 {
 			wg.Add(1)
@@ -343,6 +364,10 @@ func TestCount(t *testing.T) {
 			}()
 		}
 		wg.Wait()
+		close(stop)
+		if err := <-read; err != nil {
+			t.Fatalf("%d tallies: %v", per, err)
+		}
 		a, d := tb.Counts()
 		want := int64(0)
 		for g := range 4 {
@@ -356,6 +381,42 @@ func TestCount(t *testing.T) {
 			t.Fatalf("%d tallies: allowed %d denied %d, want %d and %d", per, a, d, 40_000-want, want)
 		}
 	}
+}
+
+// BenchmarkTally is a count after a CAS, as a decision makes it: bump's
+// increment (store=bump, what Tally does in a build without -race) against
+// sync/atomic's load and Store (store=atomic, an XCHG on amd64, which
+// waits for the stores before it, as the CAS has just done), and the CAS
+// alone (store=none).
+func BenchmarkTally(b *testing.B) {
+	tb, _ := New[ctr](1)
+	var word atomic.Uint64
+	cas := func() {
+		old := word.Load()
+		word.CompareAndSwap(old, old+1)
+	}
+	b.Run("store=none", func(b *testing.B) {
+		for range b.N {
+			cas()
+		}
+	})
+	b.Run("store=atomic", func(b *testing.B) {
+		for range b.N {
+			cas()
+			p := Pin()
+			c := &tb.tallies.per[p].allowed
+			c.Store(c.Load() + 1)
+			Unpin()
+		}
+	})
+	b.Run("store=bump", func(b *testing.B) {
+		for range b.N {
+			cas()
+			p := Pin()
+			tb.Tally(p, true)
+			Unpin()
+		}
+	})
 }
 
 // TestFindCompares holds find's key compare to every length and every
