@@ -13,7 +13,7 @@ import (
 // core. The counters are kept per P instead (the runtime's processor, one
 // per running goroutine): a P's line is written only by the goroutine
 // running on it, so it stays in that core's cache, and the increment needs
-// no locked instruction, only a load and a store with the P pinned.
+// no locked instruction: with the P pinned it is a plain increment (bump).
 
 // procPin and procUnpin are the runtime's, as sync.Pool uses them; the
 // runtime keeps them reachable by linkname for the packages that do.
@@ -34,7 +34,7 @@ type tally struct {
 // tallies holds a tally per P, and a shared one for Ps past those there
 // were when it was made (GOMAXPROCS raised later), which add atomically:
 // a P with its own line is its line's only writer, and no shared line is
-// written by a plain load and store.
+// written by a plain increment.
 type tallies struct {
 	per    []tally
 	shared tally
