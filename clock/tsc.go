@@ -119,6 +119,13 @@ func (c *Counter) Now() time.Duration {
 	return c.calibrate(t)
 }
 
+// TryNow is Now's common case in one call to the counter, small enough
+// to inline into its caller: the reading and true when the current scale
+// covers the counter's value, which is every reading but about one per
+// span, and false when the caller must call Now (its first readings, a
+// recalibration, a counter gone back).
+func (c *Counter) TryNow() (time.Duration, bool) { return scaled(c.p.Load()) }
+
 // at is the reading at counter value t.
 func (c *Counter) at(t uint64) time.Duration {
 	if s := c.p.Load(); t-s.base < s.span {

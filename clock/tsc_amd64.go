@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"time"
 )
 
 func rdtsc() uint64
@@ -31,3 +32,8 @@ func counterUsable() error {
 	}
 	return nil
 }
+
+// scaled reads the counter and returns s's reading at it, and false where
+// s does not cover it: Counter.Now's fast path, s.read(rdtsc()) when
+// rdtsc()-s.base < s.span, in one assembly function.
+func scaled(s *scale) (time.Duration, bool)

@@ -231,3 +231,37 @@ func TestDefault(t *testing.T) {
 		t.Fatalf("Default is %T, counter usable: %v", d, err)
 	}
 }
+
+// TryNow is Now's arithmetic on the real counter, bracketed by counter
+// reads around it, and reports false wherever its scale does not cover
+// the counter: the zero scale, a scale whose span has passed, and one
+// based ahead of the counter (Now's calibration path handles all three).
+func TestTryNow(t *testing.T) {
+	if err := counterUsable(); err != nil {
+		t.Skip(err)
+	}
+	c := newCounter(rdtsc, NewMono().Now)
+	if v, ok := c.TryNow(); ok {
+		t.Fatalf("the zero scale read %v", v)
+	}
+	now := rdtsc()
+	s := &scale{base: now - 1<<20, ns: 12345, mult: 3 << 31, span: 1 << 40} // 1.5 ns a count
+	c.p.Store(s)
+	for range 1000 {
+		lo := rdtsc()
+		v, ok := c.TryNow()
+		hi := rdtsc()
+		if !ok || v < s.read(lo) || v > s.read(hi) {
+			t.Fatalf("TryNow read %v, %v; the scale gives [%v, %v]", v, ok, s.read(lo), s.read(hi))
+		}
+	}
+	for _, s := range []*scale{
+		{base: now - 1<<20, mult: 1 << 32, span: 1 << 10}, // its span has passed
+		{base: now + 1<<40, mult: 1 << 32, span: 1 << 50}, // based ahead of the counter
+	} {
+		c.p.Store(s)
+		if v, ok := c.TryNow(); ok {
+			t.Fatalf("scale %+v read %v at counter %d", *s, v, rdtsc())
+		}
+	}
+}
