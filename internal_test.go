@@ -3,11 +3,14 @@ package sluice
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
 
 	"github.com/seed997/sluice/atomicbucket"
+	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/stripes"
 )
 
 // The limiter keeps its own copy of a key, so a key sliced from a large
@@ -55,6 +58,80 @@ func BenchmarkMemoryTable(b *testing.B) {
 		}
 		b.ReportMetric(float64(bytes)/float64(keys), "table-B/key")
 		b.ReportMetric(float64(keys)/float64(slots), "load")
+		l.Close()
+	}
+}
+
+// BenchmarkAllowParts takes a hot key's decision apart, each part written
+// out in the loop as Allow has it, so that what lies between sluice and
+// the floor in bench_test.go can be read part by part: part=lookup-cas is
+// the clock read, the key's hash and the table's walk, and one CAS on the
+// bucket's word (the floor, built of sluice's own table); part=decide
+// puts the exact arithmetic and the limit checks in place of the bare CAS
+// (TryOne); part=count adds the per-P count; part=allow is Allow itself,
+// with its call and its clock switch.
+func BenchmarkAllowParts(b *testing.B) {
+	coarse := clock.NewCoarse(time.Millisecond)
+	defer coarse.Stop()
+	for _, cc := range []struct {
+		name string
+		clk  clock.Clock
+	}{{"default", clock.Default()}, {"coarse", coarse}} {
+		l, err := New(Per(1_000_000_000, time.Second), 1_000_000_000, WithClock(cc.clk))
+		if err != nil {
+			b.Fatal(err)
+		}
+		const key = "user:12345678"
+		l.Allow(key)
+		read := func() time.Duration {
+			switch c := cc.clk.(type) {
+			case *clock.Counter:
+				if now, ok := c.TryNow(); ok {
+					return now
+				}
+				return c.Now()
+			case *clock.Coarse:
+				return c.Now()
+			}
+			return cc.clk.Now()
+		}
+		b.Run("clock="+cc.name+"/part=lookup-cas", func(b *testing.B) {
+			for range b.N {
+				read()
+				st, k := l.table.Of(key)
+				s := (*atomic.Uint64)(unsafe.Pointer(st.Load(k)))
+				old := s.Load()
+				s.CompareAndSwap(old, old)
+			}
+		})
+		b.Run("clock="+cc.name+"/part=decide", func(b *testing.B) {
+			for range b.N {
+				now := read()
+				st, k := l.table.Of(key)
+				if !st.Load(k).TryOne(&l.limit, now) {
+					b.Fatal("the admitting setup denied")
+				}
+			}
+		})
+		b.Run("clock="+cc.name+"/part=count", func(b *testing.B) {
+			for range b.N {
+				now := read()
+				st, k := l.table.Of(key)
+				if !st.Load(k).TryOne(&l.limit, now) {
+					b.Fatal("the admitting setup denied")
+				}
+				p := stripes.Pin()
+				l.table.Tally(p, true)
+				stripes.Unpin()
+			}
+		})
+		b.Run("clock="+cc.name+"/part=allow", func(b *testing.B) {
+			for range b.N {
+				if !l.Allow(key) {
+					b.Fatal("the admitting setup denied")
+				}
+			}
+		})
 		l.Close()
 	}
 }
