@@ -163,6 +163,82 @@ func BenchmarkAllowKeys(b *testing.B) {
 	}
 }
 
+// BenchmarkAllowKeysSharing tells apart what goroutines deciding 1,000 keys
+// in parallel pay for sharing them, beside one goroutine deciding them
+// (mode=serial) in the same loop: share=keys, every goroutine walks all
+// the keys of one limiter, as bench/'s keys-1k does; share=lines, each
+// walks its own share of them (the keys whose index is its number modulo
+// GOMAXPROCS), so no key is decided by two but a bucket's cache line holds
+// buckets of several; share=nothing, each decides its own limiter's keys.
+// With nothing shared, the count, the clock and the tables cost the cores
+// nothing of each other; what the other two lose beside it is the buckets'
+// lines moving between cores.
+func BenchmarkAllowKeysSharing(b *testing.B) {
+	const n = 1_000
+	keys := makeKeys(n)
+	fill := func() *sluice.Limiter {
+		lim, err := sluice.New(admitAll, admitBurst)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, k := range keys {
+			lim.Allow(k)
+		}
+		return lim
+	}
+	step := func(seq, n uint64) uint64 { return (seq * 0x9E3779B97F4A7C15) >> 1 % n }
+	procs := uint64(runtime.GOMAXPROCS(0))
+	for _, share := range []string{"", "keys", "lines", "nothing"} {
+		name := "mode=parallel/share=" + share
+		if share == "" {
+			name = "mode=serial"
+		}
+		b.Run("impl=sluice/clock=default/keys=1000/"+name, func(b *testing.B) {
+			lims := make([]*sluice.Limiter, procs)
+			for i := range lims {
+				lims[i] = fill()
+			}
+			defer func() {
+				for _, l := range lims {
+					l.Close()
+				}
+			}()
+			var next, bad atomic.Uint64
+			b.ResetTimer()
+			if share == "" {
+				for i := range uint64(b.N) {
+					if !lims[0].Allow(keys[step(i, n)]) {
+						bad.Add(1)
+					}
+				}
+			} else {
+				b.RunParallel(func(pb *testing.PB) {
+					me := next.Add(1) - 1
+					lim, seq := lims[0], me<<40
+					if share == "nothing" {
+						lim = lims[me%procs]
+					}
+					for pb.Next() {
+						var ok bool
+						if share == "lines" {
+							ok = lim.Allow(keys[step(seq, n/procs)*procs+me%procs])
+						} else {
+							ok = lim.Allow(keys[step(seq, n)])
+						}
+						if !ok {
+							bad.Add(1)
+						}
+						seq++
+					}
+				})
+			}
+			if bad.Load() != 0 {
+				b.Fatalf("%d of %d decisions denied", bad.Load(), b.N)
+			}
+		})
+	}
+}
+
 // BenchmarkMemory measures the live heap per key at 1M keys. The limiter
 // keeps its own copy of each key (in the key's slot, for a key of up to 16
 // bytes); what a copy of every key takes on the heap alone (the same
