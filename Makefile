@@ -125,7 +125,7 @@ benchstat: $(BENCH_BIN)
 	  $(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters/scenario=(hot-allow|hot-deny|keys-1k|keys-1M)/impl=sluice(-mutex)?$$/' \
 	    -test.benchtime 300ms -test.count 1 | tee -a $(OUT)/benchstat.txt || exit 1; \
 	done
-	cd bench && $(GO) tool benchstat -col /impl ../$(OUT)/benchstat.txt | tee ../$(OUT)/benchstat-cmp.txt
+	cd bench && $(GO) tool benchstat -col /impl $(abspath $(OUT))/benchstat.txt | tee $(abspath $(OUT))/benchstat-cmp.txt
 
 # profile: CPU, mutex and block profiles of one hot key under RunParallel,
 # for the CAS engine and its mutex twin, each with a pprof -top summary.
