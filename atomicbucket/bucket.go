@@ -70,12 +70,24 @@ func (b *Bucket) AllowFrom(l *Limit, clk clock.Clock, now time.Duration, cost in
 // have come first; the caller then decides with DeniesOne and AllowFrom,
 // which handle each case. Deciding a denial here as well would no longer
 // inline, so a denial reads the state twice, both times in line.
+//
+// It is step's arithmetic for a cost of one, rearranged to shorten the
+// chain from the clock's reading to the CAS, which waits for all of it:
+// max(TAT−now, 0) + token <= tau is tested as 2·(TAT−now) <= slack, on
+// the offset before its sign is extended, and the new TAT is
+// max(TAT, now) + token, one conditional move and an add, rather than
+// now + max(TAT−now, 0) + token. TestTryOne holds it to step at every
+// boundary.
 func (b *Bucket) TryOne(l *Limit, now time.Duration) bool {
 	old := b.state.Load()
-	v := l.vnow(now)
-	need := max(offset(old, v), 0) + l.token
-	return need <= l.tau && old&tombstone == 0 &&
-		b.state.CompareAndSwap(old, (v+uint64(need))&tatMask)
+	v := uint64(now) * l.unit  // vnow, unmasked: the masks below drop bit 63
+	d := int64((old - v) << 1) // 2·offset(old, v), exactly
+	from := v
+	if d > 0 {
+		from = old
+	}
+	return d <= l.slack && old&tombstone == 0 &&
+		b.state.CompareAndSwap(old, (from+uint64(l.token))&tatMask)
 }
 
 // DeniesOne reports whether a request for one token at now, a fresh
@@ -88,8 +100,8 @@ func (b *Bucket) TryOne(l *Limit, now time.Duration) bool {
 // reading allows (a stall since the clock read, which AllowFrom re-reads).
 func (b *Bucket) DeniesOne(l *Limit, now time.Duration) bool {
 	old := b.state.Load()
-	o := offset(old, l.vnow(now))
-	return o > l.tau-l.token && o <= l.tau && old&tombstone == 0
+	d := int64((old - uint64(now)*l.unit) << 1) // 2·offset, as in TryOne
+	return d > l.slack && d <= 2*l.tau && old&tombstone == 0
 }
 
 // Take takes cost tokens at the clock's time.

@@ -10,7 +10,8 @@ import (
 
 // FuzzStep checks the packing of the state: whatever the limit, state and
 // time, an admitted request leaves the tombstone bit clear, moves TAT
-// forward by exactly the backlog plus the cost, and a denial leaves it.
+// forward by exactly the backlog plus the cost, and a denial leaves it;
+// for one token, TryOne and DeniesOne decide as step does.
 func FuzzStep(f *testing.F) {
 	f.Add(int64(7), int64(time.Second), int64(3), uint64(0), int64(0), int64(1))
 	f.Add(int64(maxPrime), int64(time.Second), int64(1<<20), uint64(1<<62), int64(-1), int64(1<<19))
@@ -26,6 +27,18 @@ func FuzzStep(f *testing.F) {
 		}
 		v := l.vnow(time.Duration(now))
 		next, ok, base, need := l.step(state, time.Duration(now), cost)
+		if cost == 1 {
+			// The in-line forms rearrange step's arithmetic for one
+			// token: they must reach its decision and its state.
+			b := &Bucket{}
+			b.state.Store(state)
+			if b.DeniesOne(&l, time.Duration(now)) && ok {
+				t.Fatalf("DeniesOne denied what step admits (state %#x)", state)
+			}
+			if took := b.TryOne(&l, time.Duration(now)); took != ok || b.state.Load() != next {
+				t.Fatalf("TryOne took %v leaving %#x; step %v, %#x", took, b.state.Load(), ok, next)
+			}
+		}
 		if base < 0 || need != base+cost*l.token {
 			t.Fatalf("base %d need %d", base, need)
 		}

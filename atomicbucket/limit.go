@@ -65,6 +65,9 @@ type Limit struct {
 	token int64  // units per token (d')
 	burst int64
 	tau   int64 // burst·token: units the full bucket holds
+	// slack is 2·(tau − token): one token is admitted iff twice the
+	// offset TAT − now is at most this (see TryOne).
+	slack int64
 }
 
 // NewLimit validates n tokens per period per with the given burst.
@@ -93,7 +96,8 @@ func NewLimit(n int64, per time.Duration, burst int64) (Limit, error) {
 		return Limit{}, fmt.Errorf("%w: burst %d at %d per %v spans more than 2^61 time units "+
 			"(burst × period / count is too long to track exactly)", ErrInvalid, burst, n, per)
 	}
-	return Limit{unit: uint64(unit), token: step, burst: burst, tau: int64(tau)}, nil
+	return Limit{unit: uint64(unit), token: step, burst: burst, tau: int64(tau),
+		slack: 2 * (int64(tau) - step)}, nil
 }
 
 func gcd(a, b int64) int64 {
