@@ -379,10 +379,12 @@ func lowest(data map[key]map[string][]float64, scenario, mode, unit string) (str
 func targets(data map[key]map[string][]float64, par string) []target {
 	ns := func(sc, impl, mode string) float64 { return median(data[key{sc, impl, mode}]["ns/op"]) }
 	var ts []target
+	all := func(sc, impl, mode string) []float64 { return data[key{sc, impl, mode}]["ns/op"] }
 	vsPeer := func(what, sc, impl, mode string, want float64) {
 		peer, p := lowest(data, sc, mode, "ns/op")
 		v := ns(sc, impl, mode)
-		ts = append(ts, target{what, fmt.Sprintf("%s %s ns ÷ %s %s ns", peer, num(p, 1), impl, num(v, 1)), p / v, want, false})
+		ts = append(ts, target{what, fmt.Sprintf("%s %s ns ÷ %s %s ns", peer, num(p, 1), impl, num(v, 1)) +
+			perRound(all(sc, peer, mode), all(sc, impl, mode)), p / v, want, false})
 	}
 	vsPeer("hot key, default clock: ≥ 2× the fastest per-key peer, serial", "hot-allow", "sluice", "serial", 2)
 	vsPeer("hot key, coarse clock: ≥ 3.5× the fastest per-key peer, serial", "hot-allow", "sluice-coarse", "serial", 3.5)
@@ -405,9 +407,25 @@ func targets(data map[key]map[string][]float64, par string) []target {
 	for _, c := range []struct{ impl, floor, clock string }{{"sluice", "floor", "default"}, {"sluice-mono", "floor-mono", "runtime monotonic"}} {
 		s, f := ns("hot-allow", c.impl, "serial"), ns("hot-allow", c.floor, "serial")
 		ts = append(ts, target{"core engine: hot key ≤ about 1.1× the floor, " + c.clock + " clock",
-			fmt.Sprintf("%s %s ns ÷ %s %s ns", c.impl, num(s, 1), c.floor, num(f, 1)), s / f, 1.1, true})
+			fmt.Sprintf("%s %s ns ÷ %s %s ns", c.impl, num(s, 1), c.floor, num(f, 1)) +
+				perRound(all("hot-allow", c.impl, "serial"), all("hot-allow", c.floor, "serial")), s / f, 1.1, true})
 	}
 	return ts
+}
+
+// perRound lists a[i] ÷ b[i] round by round, when the run has both for
+// every round: a ratio of medians can pair one implementation's fast
+// phase with another's slow one, where each round's two figures were
+// taken in one process, a few seconds apart.
+func perRound(a, b []float64) string {
+	if len(a) < 2 || len(a) != len(b) {
+		return ""
+	}
+	parts := make([]string, len(a))
+	for i := range a {
+		parts[i] = num(a[i]/b[i], 2)
+	}
+	return "; by round: " + strings.Join(parts, ", ")
 }
 
 // byRound lists sluice's two-core ratio in scenario sc round by round,

@@ -244,3 +244,35 @@ BenchmarkLimiters/scenario=keys-1k/impl=go-limiter/mode=parallel-2 	 1000	 60.0 
 		t.Fatalf("two-core target: %q", two)
 	}
 }
+
+// The peer and floor targets list their ratios round by round too, each
+// round's figures paired by position; a run of one round lists none.
+func TestTargetRounds(t *testing.T) {
+	in := `BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial 1 30 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=floor/mode=serial 1 25 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=go-limiter/mode=serial 1 60 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial 1 32 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=floor/mode=serial 1 40 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=go-limiter/mode=serial 1 80 ns/op
+`
+	data, procs, err := parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, par := columns(data, procs)
+	got := map[string]string{}
+	for _, tg := range targets(data, par) {
+		got[tg.what] = tg.result
+	}
+	for what, suffix := range map[string]string{
+		"hot key, default clock: ≥ 2× the fastest per-key peer, serial": "; by round: 2.00, 2.50",
+		"core engine: hot key ≤ about 1.1× the floor, default clock":    "; by round: 1.20, 0.80",
+	} {
+		if !strings.HasSuffix(got[what], suffix) {
+			t.Errorf("%s: %q, want it to end %q", what, got[what], suffix)
+		}
+	}
+	if r := perRound([]float64{1}, []float64{2}); r != "" {
+		t.Errorf("one round listed: %q", r)
+	}
+}
