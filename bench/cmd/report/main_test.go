@@ -144,6 +144,17 @@ BenchmarkLimiters/scenario=k/impl=peer/mode=parallel-16 	 10	 40.0 ns/op
 	}
 }
 
+// targetsOf parses a run's output and evaluates its targets.
+func targetsOf(t *testing.T, in string) (map[key]map[string][]float64, []target) {
+	t.Helper()
+	data, procs, err := parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, par := columns(data, procs)
+	return data, targets(data, par)
+}
+
 // targets reads each target off the medians: met, not met, or not measured
 // when the run lacks what it needs; two cores only at GOMAXPROCS 2.
 func TestTargets(t *testing.T) {
@@ -162,13 +173,9 @@ BenchmarkLimiters/scenario=keys-1M/impl=go-limiter/mode=parallel-2 1 600 ns/op
 BenchmarkMemory/scenario=heap-1M/impl=sluice-2 1 1 ns/op 34 B/key
 BenchmarkMemory/scenario=heap-1M/impl=throttled-2 1 1 ns/op 30 B/key
 `
-	data, procs, err := parse(strings.NewReader(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, par := columns(data, procs)
+	data, ts := targetsOf(t, in)
 	got := map[string]string{}
-	for _, tg := range targets(data, par) {
+	for _, tg := range ts {
 		got[tg.what] = tg.met()
 	}
 	want := map[string]string{
@@ -255,13 +262,9 @@ BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial 1 32 ns/op
 BenchmarkLimiters/scenario=hot-allow/impl=floor/mode=serial 1 40 ns/op
 BenchmarkLimiters/scenario=hot-allow/impl=go-limiter/mode=serial 1 80 ns/op
 `
-	data, procs, err := parse(strings.NewReader(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, par := columns(data, procs)
+	_, ts := targetsOf(t, in)
 	got := map[string]string{}
-	for _, tg := range targets(data, par) {
+	for _, tg := range ts {
 		got[tg.what] = tg.result
 	}
 	for what, suffix := range map[string]string{
