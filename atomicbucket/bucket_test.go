@@ -451,6 +451,70 @@ func TestConcurrentTake(t *testing.T) {
 	}
 }
 
+// TestContendedDrain empties a full bucket from many goroutines at one
+// instant, with costs of 1 to 3, so that admissions race for the same
+// tokens and CASes are lost and retried. Each admission reports what it
+// left; with the clock still, the tokens it took are (Remaining,
+// Remaining+cost], and the admissions' spans must tile (0, burst] exactly:
+// a token taken twice overlaps two spans, a token lost in a retry leaves a
+// gap, an admission past the burst falls outside.
+func TestContendedDrain(t *testing.T) {
+	const burst, workers = 30_000, 8
+	for _, im := range impls {
+		t.Run(im.name, func(t *testing.T) {
+			l := mustLimit(t, 1, time.Hour, burst)
+			clk := clock.NewManual(time.Hour)
+			b := im.make(l, clk.Now())
+			spans := make([][][2]int64, workers)
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for w := range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					for cost := int64(w%3 + 1); ; {
+						d := b.Take(l, clk, cost)
+						switch d.Status {
+						case Allowed:
+							spans[w] = append(spans[w], [2]int64{d.Remaining, d.Remaining + cost})
+						case Denied:
+							if cost == 1 {
+								return
+							}
+							cost = 1 // fewer than cost left: take the rest one by one
+						default:
+							t.Errorf("%s: %v", im.name, d.Status)
+							return
+						}
+					}
+				}()
+			}
+			close(start)
+			wg.Wait()
+			taken := make([]int, burst+1) // taken[i]: spans holding token i, 1..burst
+			for _, ss := range spans {
+				for _, s := range ss {
+					if s[0] < 0 || s[1] > burst {
+						t.Fatalf("%s: admission took tokens (%d, %d], outside (0, %d]", im.name, s[0], s[1], burst)
+					}
+					for i := s[0] + 1; i <= s[1]; i++ {
+						taken[i]++
+					}
+				}
+			}
+			for i := 1; i <= burst; i++ {
+				if taken[i] != 1 {
+					t.Fatalf("%s: token %d taken %d times", im.name, i, taken[i])
+				}
+			}
+			if d := b.Peek(l, clk.Now(), 1); d.Status != Denied || d.Remaining != 0 {
+				t.Fatalf("%s: after the drain Peek says %v with %d left", im.name, d.Status, d.Remaining)
+			}
+		})
+	}
+}
+
 // seqClock returns its readings in order, then repeats the last one.
 type seqClock struct {
 	readings []time.Duration
