@@ -31,10 +31,9 @@ func xxh3Stream(n int) []byte {
 // reference C library computes it (testdata/xxh3.txt, written by libxxhash
 // 0.8.1 through testdata/xxh3.py): every length up to 256, which takes
 // each short and middle path and their edges, and lengths up to 3073 in
-// the long loop, past one and
-// two blocks of 1,024 bytes, under five seeds (0, 1, one with high bits
-// set, all ones, the top bit alone), each key starting at a different
-// offset of its buffer.
+// the long loop, past one and two blocks of 1,024 bytes, under five seeds
+// (0, 1, one with high bits set, all ones, the top bit alone), each key
+// starting at a different offset of its buffer.
 func TestHashIsXXH3(t *testing.T) {
 	f, err := os.Open("testdata/xxh3.txt")
 	if err != nil {
