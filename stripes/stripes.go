@@ -293,6 +293,13 @@ func (s *Stripe[B, P]) Load(k Key) P {
 // goroutine can see the bucket. While the stripe grows, each call first
 // moves the next few groups (see grow).
 func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
+	// The new key's slot, fetched while the lock is taken (prefetchSlot),
+	// in the table room will choose unless this key starts a growth.
+	aim := s.tab.Load()
+	if nt := aim.into.Load(); nt != nil {
+		aim = nt
+	}
+	aim.prefetchSlot(k.Hash)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.tab.Load().into.Load() != nil {

@@ -201,34 +201,55 @@ func (t *table[B]) key(g int, i uint64) string {
 // and that used < limit. A short key's bytes are copied into the slot; a
 // long key is kept as given, so the caller passes a string it owns.
 func (t *table[B]) insert(h uint64, key string, start func(*B)) *B {
-	g, tag := t.home(h)
+	g, i := t.free(h)
+	_, tag := t.home(h)
+	gr := &t.groups[g]
+	if len(key) <= inlineKey {
+		copy(gr.keys[i][:], key)
+		gr.lens[i] = uint8(len(key))
+	} else {
+		if t.long == nil {
+			t.long = make([]*[groupSize]string, t.ng)
+		}
+		if t.long[g] == nil {
+			t.long[g] = new([groupSize]string)
+		}
+		t.long[g][i] = key
+		gr.lens[i] = longKey
+	}
+	start(&gr.b[i])
+	c := gr.ctrl.Load()
+	gr.ctrl.Store(c&^(0xff<<(8*i)) | tag<<(8*i)) // publish
+	t.used++
+	return &gr.b[i]
+}
+
+// free returns the group and slot insert fills for a key of hash h: the
+// first empty slot on the hash's probe sequence. There is one, since used
+// never exceeds limit.
+func (t *table[B]) free(h uint64) (g, i uint64) {
+	g, _ = t.home(h)
 	for {
-		gr := &t.groups[g]
-		c := gr.ctrl.Load()
-		if m := matchEmpty(c); m != 0 {
-			i := slotOf(m)
-			if len(key) <= inlineKey {
-				copy(gr.keys[i][:], key)
-				gr.lens[i] = uint8(len(key))
-			} else {
-				if t.long == nil {
-					t.long = make([]*[groupSize]string, t.ng)
-				}
-				if t.long[g] == nil {
-					t.long[g] = new([groupSize]string)
-				}
-				t.long[g][i] = key
-				gr.lens[i] = longKey
-			}
-			start(&gr.b[i])
-			gr.ctrl.Store(c&^(0xff<<(8*i)) | tag<<(8*i)) // publish
-			t.used++
-			return &gr.b[i]
+		if m := matchEmpty(t.groups[g].ctrl.Load()); m != 0 {
+			return g, slotOf(m)
 		}
 		if g++; g == t.ng {
 			g = 0
 		}
 	}
+}
+
+// prefetchSlot asks for the lines insert would write for a key of hash h,
+// the key's bytes and its bucket, without the lock: the stripe calls it
+// just before it takes the lock to create a key, so that those lines,
+// which no cache holds in a large table, arrive while the lock is taken
+// rather than one after the other under it. Another goroutine's insert
+// may take the slot first; the hint is then only wasted.
+func (t *table[B]) prefetchSlot(h uint64) {
+	g, i := t.free(h)
+	gr := &t.groups[g]
+	prefetch(unsafe.Pointer(&gr.keys[i]))
+	prefetch(unsafe.Pointer(&gr.b[i]))
 }
 
 // each calls f on every full slot's key and bucket until f returns false,
