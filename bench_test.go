@@ -163,6 +163,24 @@ func BenchmarkAllowKeys(b *testing.B) {
 	}
 }
 
+// BenchmarkAllowNewKey is Allow on a key never seen, on each clock: a
+// lookup that misses, the key's creation under its stripe's lock (and the
+// table's growth, a few groups per creation), and its first decision. The
+// keys are made before the timer starts; each run starts from an empty
+// limiter, so use a fixed count (-benchtime 1000000x) to compare runs.
+func BenchmarkAllowNewKey(b *testing.B) {
+	for _, cc := range clocks {
+		b.Run("impl=sluice/clock="+cc.name+"/mode=serial", func(b *testing.B) {
+			keys := makeKeys(b.N)
+			lim := hotLimiter(b, cc, "warm")
+			loopSeq(b, "serial", func(seq uint64) bool { return lim.Allow(keys[seq]) })
+			if n := lim.Len(); n != b.N+1 {
+				b.Fatalf("%d keys, want %d", n, b.N+1)
+			}
+		})
+	}
+}
+
 // BenchmarkAllowKeysSharing tells apart what goroutines deciding 1,000 keys
 // in parallel pay for sharing them, beside one goroutine deciding them
 // (mode=serial) in the same loop: share=keys, every goroutine walks all

@@ -247,18 +247,31 @@ func costError(n int) error {
 func (l *Limiter) decide(st *stripe, key stripes.Key, cost int64, now time.Duration, useClock bool) Decision {
 	b := st.Load(key)
 	for {
+		started := false
 		if b == nil {
-			if b = l.create(st, key, now, useClock); b == nil {
+			var at time.Duration
+			if b, at, started = l.create(st, key, now, useClock); b == nil {
 				st.Refused.Add(1)
 				l.sweeper.Urge()
 				return Decision{Status: OverCapacity}
 			}
+			if started && useClock {
+				now = at
+			}
 		}
 		var d Decision
-		if useClock {
-			d = b.Take(&l.limit, l.clock, cost)
-		} else {
+		switch {
+		case !useClock:
 			d = b.TakeAt(&l.limit, now, cost)
+		case started:
+			// The reading the bucket was started at, taken under the
+			// stripe's lock, after any eviction of the key: Take's own
+			// reading would add only a clock read (a stale one can
+			// only be stricter, and one stale past the burst is read
+			// again).
+			d = b.TakeFrom(&l.limit, l.clock, now, cost)
+		default:
+			d = b.Take(&l.limit, l.clock, cost)
 		}
 		if d.Status == atomicbucket.Evicted {
 			// Evicted, it was full: a new full bucket decides the same.
@@ -277,16 +290,22 @@ func (l *Limiter) decide(st *stripe, key stripes.Key, cost int64, now time.Durat
 
 // create returns the key's live bucket, making it if there is none. The
 // stripe runs it under its lock, so racing first requests make exactly one
-// bucket, and it copies the key. It returns nil at the key cap.
-func (l *Limiter) create(st *stripe, key stripes.Key, now time.Duration, useClock bool) *atomicbucket.Bucket {
-	return st.LoadOrInsert(key,
+// bucket, and it copies the key. It returns nil at the key cap. started
+// reports whether this call made the bucket, and at is the time it was
+// started at: with useClock, a reading of the clock taken under the lock,
+// after any eviction of the key, so that the new bucket is full no earlier
+// than the one it replaces was.
+func (l *Limiter) create(st *stripe, key stripes.Key, now time.Duration, useClock bool) (b *atomicbucket.Bucket, at time.Duration, started bool) {
+	b = st.LoadOrInsert(key,
 		l.table.AddKey,
 		func(b *atomicbucket.Bucket) {
 			if useClock {
 				now = l.clock.Now()
 			}
 			b.Start(&l.limit, now)
+			started = true
 		})
+	return b, now, started
 }
 
 // Wait blocks until n tokens are taken for key, or returns an error: at

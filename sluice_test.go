@@ -574,6 +574,29 @@ func TestAllowRereadsAfterStall(t *testing.T) {
 	}
 }
 
+// TestNewKeyClockReads: a new key's first decision uses the reading its
+// bucket was started at, taken under the stripe's lock, rather than
+// reading the clock once more; an existing key's reads it once.
+func TestNewKeyClockReads(t *testing.T) {
+	clk := &scriptClock{readings: []time.Duration{time.Second}}
+	l := newLimiter(t, Per(1, time.Second), 3, WithClock(clk))
+	l.Close() // the sweeper reads no clock from here on
+	clk.reads.Store(0)
+	d, err := l.AllowN("a", 1)
+	if err != nil || !d.OK() || d.Remaining != 2 || d.ResetAfter != time.Second {
+		t.Fatalf("new key: %+v, %v", d, err)
+	}
+	if n := clk.reads.Load(); n != 1 {
+		t.Fatalf("AllowN on a new key: %d clock reads, want 1 (the bucket's start)", n)
+	}
+	if _, err := l.AllowN("a", 1); err != nil || clk.reads.Load() != 2 {
+		t.Fatalf("AllowN on an existing key: %d clock reads in all, want 2; %v", clk.reads.Load(), err)
+	}
+	if !l.Allow("b") || clk.reads.Load() != 4 {
+		t.Fatalf("Allow on a new key: %d clock reads in all, want 4 (Allow's own, and the start's)", clk.reads.Load())
+	}
+}
+
 func TestNowAndBurst(t *testing.T) {
 	clk := clock.NewManual(42 * time.Second)
 	l := newLimiter(t, Per(3, time.Second), 5, WithClock(clk))

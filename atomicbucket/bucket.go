@@ -109,6 +109,14 @@ func (b *Bucket) Take(l *Limit, clk clock.Clock, cost int64) Decision {
 	return l.describe(b.take(l, clk, readClock(clk), cost))
 }
 
+// TakeFrom is Take with the clock already read, as AllowFrom is Allow:
+// now is clk's reading, taken by the caller just before (one that started
+// the bucket with it need not read the clock again). A state further ahead
+// of now than a fresh reading allows makes it read clk again.
+func (b *Bucket) TakeFrom(l *Limit, clk clock.Clock, now time.Duration, cost int64) Decision {
+	return l.describe(b.take(l, clk, now, cost))
+}
+
 // TakeAt takes cost tokens at an explicit time now, which should be a
 // reading of the same clock the bucket is otherwise used with. An earlier
 // now than a previous decision's makes this one stricter, never looser.

@@ -561,6 +561,17 @@ func TestStalledReader(t *testing.T) {
 	if st := b.AllowFrom(l, clk, 103*time.Second, 2); clk.reads != 0 || st != Denied {
 		t.Fatalf("AllowFrom with a fresh reading: %d reads, %v", clk.reads, st)
 	}
+	// TakeFrom, the same with a Decision.
+	b = NewBucket(l, 0)
+	b.TakeAt(l, 100*time.Second, 2) // emptied at 100s
+	clk = &seqClock{readings: []time.Duration{101 * time.Second}}
+	if d := b.TakeFrom(l, clk, time.Second, 1); clk.reads != 1 || !d.OK() || d.Remaining != 0 {
+		t.Fatalf("TakeFrom with a stale reading: %d reads, %+v", clk.reads, d)
+	}
+	clk = &seqClock{readings: []time.Duration{101 * time.Second}}
+	if d := b.TakeFrom(l, clk, 101*time.Second, 1); clk.reads != 0 || d.OK() || d.RetryAfter != time.Second {
+		t.Fatalf("TakeFrom with a fresh reading: %d reads, %+v", clk.reads, d)
+	}
 }
 
 // TestTryOne holds the inlined first attempt to the full decision: from
