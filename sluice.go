@@ -249,14 +249,10 @@ func (l *Limiter) decide(st *stripe, key stripes.Key, cost int64, now time.Durat
 	for {
 		started := false
 		if b == nil {
-			var at time.Duration
-			if b, at, started = l.create(st, key, now, useClock); b == nil {
+			if b, now, started = l.create(st, key, now, useClock); b == nil {
 				st.Refused.Add(1)
 				l.sweeper.Urge()
 				return Decision{Status: OverCapacity}
-			}
-			if started && useClock {
-				now = at
 			}
 		}
 		var d Decision
@@ -292,9 +288,9 @@ func (l *Limiter) decide(st *stripe, key stripes.Key, cost int64, now time.Durat
 // stripe runs it under its lock, so racing first requests make exactly one
 // bucket, and it copies the key. It returns nil at the key cap. started
 // reports whether this call made the bucket, and at is the time it was
-// started at: with useClock, a reading of the clock taken under the lock,
-// after any eviction of the key, so that the new bucket is full no earlier
-// than the one it replaces was.
+// started at (now, unless this call made it with useClock: then a reading
+// of the clock taken under the lock, after any eviction of the key, so
+// that the new bucket is full no earlier than the one it replaces was).
 func (l *Limiter) create(st *stripe, key stripes.Key, now time.Duration, useClock bool) (b *atomicbucket.Bucket, at time.Duration, started bool) {
 	b = st.LoadOrInsert(key,
 		l.table.AddKey,
