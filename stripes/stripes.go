@@ -23,8 +23,10 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// cacheLineSize is the line size the platform's false-sharing pads use.
-const cacheLineSize = unsafe.Sizeof(cpu.CacheLinePad{})
+// cacheLineSize is the line size the platform's false-sharing pads use:
+// x/sys/cpu's, or 32 bytes where it gives none (wasm, which runs one
+// thread and shares no line).
+const cacheLineSize = max(unsafe.Sizeof(cpu.CacheLinePad{}), 32)
 
 // MaxStripes bounds the stripe count; past a few per core more stripes only
 // cost memory.
@@ -44,14 +46,27 @@ type Bucket[B any] interface {
 
 // Stripe is one shard. The table pointer, read by every decision, sits
 // alone on its line; the lock, the live count and the rare counters,
-// written only when a key is created, refused or evicted, on the next, so
-// that writes to them never evict the table pointer from other cores'
-// caches. The decision counters are per P, in the Table (count.go).
+// written only when a key is created, refused or evicted, on the lines
+// before it, so that writes to them never evict the table pointer from
+// other cores' caches. The decision counters are per P, in the Table
+// (count.go).
+//
+// Each pad is computed from the size of what it pads, so that the layout
+// holds for any line and word size (x/sys/cpu pads 32-byte lines on arm
+// and mips, 128 on arm64 and ppc64, 256 on s390x). The table pointer's
+// line comes last because its pad is never empty: a struct that ends in a
+// field of size zero is padded past it by the compiler.
 type Stripe[B any, P Bucket[B]] struct {
+	stripeLocked[B]
+	_    [(cacheLineSize - unsafe.Sizeof(stripeLocked[B]{})%cacheLineSize) % cacheLineSize]byte
 	tab  atomic.Pointer[table[B]]
 	asks chan<- *Stripe[B, P] // the Table's (Asks); set once, by New
 	_    [cacheLineSize - 2*unsafe.Sizeof(uintptr(0))]byte
+}
 
+// stripeLocked is what a key's creation, refusal or eviction writes of a
+// stripe.
+type stripeLocked[B any] struct {
 	mu        sync.Mutex   // held to insert, sweep or move groups; never by a decision on a live bucket
 	live      atomic.Int64 // keys in tab and the table it grows into; written under mu
 	moved     uint64       // groups of tab already moved into tab.into, under mu
@@ -62,9 +77,6 @@ type Stripe[B any, P Bucket[B]] struct {
 	seen      uint32       // tab's used slots when next was made or last reviewed, mod 2^32, under mu
 	asked     bool         // the stripe is on asks and next not yet made, under mu
 	declined  bool         // review dropped next: no more asks until the growth, under mu
-	// The rest of the line: less the lock, live, moved and step, the
-	// counters, next, seen, asked and declined.
-	_ [cacheLineSize - unsafe.Sizeof(sync.Mutex{}) - 8 - 16 - 16 - 8 - 4 - 2]byte
 }
 
 // Table is the set of stripes, the key cap and its count. Each stripe
@@ -75,16 +87,22 @@ type Stripe[B any, P Bucket[B]] struct {
 // took 8% of the time (bench/BENCHMARKS.md). Neither is written by a
 // decision.
 type Table[B any, P Bucket[B]] struct {
+	tableIndex[B, P]
+	_       [(cacheLineSize - unsafe.Sizeof(tableIndex[B, P]{})%cacheLineSize) % cacheLineSize]byte
+	keys    atomic.Int64 // keys held, counted only under a cap
+	max     int64        // the cap; 0: none
+	_       [(cacheLineSize - 16%cacheLineSize) % cacheLineSize]byte
+	tallies tallies
+	secret  [secretSize]byte // the seed's secret for keys over 240 bytes (seedSecret)
+}
+
+// tableIndex is what every decision reads of a Table, never written after
+// New.
+type tableIndex[B any, P Bucket[B]] struct {
 	stripes []Stripe[B, P]
 	mask    uint64
 	seed    uint64             // the key hash's seed: keys chosen by a client cannot aim at one stripe or group
 	asks    chan *Stripe[B, P] // stripes whose next table should be made (Asks)
-	_       [cacheLineSize - unsafe.Sizeof([]int{}) - 24]byte
-	keys    atomic.Int64 // keys held, counted only under a cap
-	max     int64        // the cap; 0: none
-	_       [cacheLineSize - 16]byte
-	tallies tallies
-	secret  [secretSize]byte // the seed's secret for keys over 240 bytes (seedSecret)
 }
 
 // New returns a table of n stripes; n must be a power of two in
@@ -94,11 +112,13 @@ func New[B any, P Bucket[B]](n int) (*Table[B, P], error) {
 		return nil, fmt.Errorf("stripes: stripe count %d: must be a power of two between 1 and %d", n, MaxStripes)
 	}
 	t := &Table[B, P]{
-		stripes: make([]Stripe[B, P], n),
-		mask:    uint64(n - 1),
-		asks:    make(chan *Stripe[B, P], n),
+		tableIndex: tableIndex[B, P]{
+			stripes: make([]Stripe[B, P], n),
+			mask:    uint64(n - 1),
+			asks:    make(chan *Stripe[B, P], n),
+			seed:    newSeed(),
+		},
 		tallies: newTallies(),
-		seed:    newSeed(),
 	}
 	t.secret = seedSecret(t.seed)
 	for i := range t.stripes {

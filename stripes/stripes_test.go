@@ -6,25 +6,30 @@ import (
 	"unsafe"
 )
 
-// The pads are code: a stripe is exactly two lines (map pointer, counters)
-// and the table's key count has a line to itself.
+// The pads are code: a stripe's table pointer has a line to itself, after
+// the lines its lock and counters fill, and the table's key count has a
+// line to itself. The pads are computed from sizes, for every line and
+// word size; this holds them to it on the platform the test runs on.
 func TestPadding(t *testing.T) {
-	if got := unsafe.Sizeof(Stripe[ctr, *ctr]{}); got != 2*cacheLineSize {
-		t.Fatalf("Sizeof(Stripe) = %d, want %d", got, 2*cacheLineSize)
-	}
 	var s Stripe[ctr, *ctr]
-	if off := unsafe.Offsetof(s.mu); off != cacheLineSize {
-		t.Fatalf("lock at %d, want %d", off, cacheLineSize)
+	if got := unsafe.Sizeof(s); got%cacheLineSize != 0 {
+		t.Fatalf("Sizeof(Stripe) = %d, not a whole number of %d-byte lines", got, cacheLineSize)
+	}
+	if off, size := unsafe.Offsetof(s.tab), unsafe.Sizeof(s); off%cacheLineSize != 0 || size-off != cacheLineSize {
+		t.Fatalf("table pointer at %d of %d bytes, want the last %d-byte line to itself", off, size, cacheLineSize)
+	}
+	if end := unsafe.Offsetof(s.stripeLocked) + unsafe.Sizeof(s.stripeLocked); end > unsafe.Offsetof(s.tab) {
+		t.Fatalf("the lock's part ends at %d, past the table pointer at %d", end, unsafe.Offsetof(s.tab))
 	}
 	if got := unsafe.Sizeof(tally{}); got != cacheLineSize {
 		t.Fatalf("Sizeof(tally) = %d, want %d", got, cacheLineSize)
 	}
 	var tb Table[ctr, *ctr]
-	if off := unsafe.Offsetof(tb.keys); off%cacheLineSize != 0 {
-		t.Fatalf("keys at offset %d, not on its own line", off)
+	if off := unsafe.Offsetof(tb.keys); off%cacheLineSize != 0 || off < unsafe.Sizeof(tb.tableIndex) {
+		t.Fatalf("keys at offset %d, not on a line after the stripes' index (%d bytes)", off, unsafe.Sizeof(tb.tableIndex))
 	}
-	if off := unsafe.Offsetof(tb.tallies); off != 2*cacheLineSize {
-		t.Fatalf("tallies at offset %d, not after the keys' line", off)
+	if off := unsafe.Offsetof(tb.tallies); off != unsafe.Offsetof(tb.keys)+cacheLineSize {
+		t.Fatalf("tallies at offset %d, not on the line after the keys' line", off)
 	}
 	// The per-P tallies are a slice: each is on a line of its own only if
 	// the allocation starts on a line, which Go's size classes give (every

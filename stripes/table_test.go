@@ -453,10 +453,10 @@ func TestFindCompares(t *testing.T) {
 func TestGroupLines(t *testing.T) {
 	type bucket struct{ state uint64 }
 	var g group[bucket]
-	if size := unsafe.Sizeof(g); size%cacheLineSize != 0 {
-		t.Fatalf("Sizeof(group) = %d, not a whole number of %d-byte lines", size, cacheLineSize)
+	if size := unsafe.Sizeof(g); size%groupLine != 0 {
+		t.Fatalf("Sizeof(group) = %d, not a whole number of %d-byte lines", size, groupLine)
 	}
-	if off := unsafe.Offsetof(g.b); off != readOnly || off%cacheLineSize != 0 {
+	if off := unsafe.Offsetof(g.b); off != readOnly || off%groupLine != 0 {
 		t.Fatalf("buckets at offset %d, want %d on a line boundary", off, readOnly)
 	}
 	if end := unsafe.Offsetof(g.keys) + unsafe.Sizeof(g.keys); end > readOnly {
@@ -464,7 +464,7 @@ func TestGroupLines(t *testing.T) {
 	}
 	for n := 1; n <= 1<<14; n += 1 + n/8 {
 		tab := newTable[bucket](n, 0)
-		if a := uintptr(unsafe.Pointer(&tab.groups[0].b)); a%cacheLineSize != 0 {
+		if a := uintptr(unsafe.Pointer(&tab.groups[0].b)); a%groupLine != 0 {
 			t.Fatalf("a table of %d groups has its first buckets at %#x, not on a line", n, a)
 		}
 	}
