@@ -27,10 +27,11 @@ vet:
 	GOARCH=arm $(GO) vet ./... ./stress/... ./bench/...
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 
-# cross: the engine's tests built for arm64 (x/sys/cpu's 128-byte lines)
-# and 32-bit arm (32-byte lines, 4-byte words), run under qemu's user-mode
-# emulation (Debian's qemu-user-static, which .ci/run installs; about two
-# minutes on 2 cores). It checks what the code computes there: the pads,
+# cross: the engine's tests, and the stress harness in its short mode,
+# built for arm64 (x/sys/cpu's 128-byte lines) and 32-bit arm (32-byte
+# lines, 4-byte words), run under qemu's user-mode emulation (Debian's
+# qemu-user-static, which .ci/run installs; about two and a half minutes
+# on 2 cores). It checks what the code computes there: the pads,
 # the word sizes, the clock and the prefetch of other platforms. Not their
 # memory ordering: the emulator runs on this machine's.
 cross:
@@ -39,6 +40,7 @@ cross:
 	  command -v $$q >/dev/null || { echo "cross: $$q not found: apt-get install qemu-user-static"; exit 1; }; \
 	  echo "GOARCH=$$a $(GO) test -exec $$q ./..."; \
 	  GOARCH=$$a $(GO) test -count=1 -exec $$q ./... || exit 1; \
+	  GOARCH=$$a $(GO) test -count=1 -short -exec $$q ./stress/... || exit 1; \
 	done
 
 unit:
