@@ -28,15 +28,15 @@ vet:
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 
 # cross: the engine's tests, and the stress harness in its short mode,
-# built for arm64 (x/sys/cpu's 128-byte lines) and 32-bit arm (32-byte
-# lines, 4-byte words), run under qemu's user-mode emulation (Debian's
-# qemu-user-static, which .ci/run installs; about two and a half minutes
-# on 2 cores). It checks what the code computes there: the pads,
+# built for arm64 (x/sys/cpu's 128-byte lines), 32-bit arm (32-byte
+# lines, 4-byte words) and s390x (256-byte lines, big-endian), run under
+# qemu's user-mode emulation (Debian's qemu-user-static, which .ci/run
+# installs; about three minutes on 2 cores). It checks what the code computes there: the pads,
 # the word sizes, the clock and the prefetch of other platforms. Not their
 # memory ordering: the emulator runs on this machine's.
 cross:
-	@for a in arm64 arm; do \
-	  q=qemu-aarch64-static; [ $$a = arm ] && q=qemu-arm-static; \
+	@for a in arm64 arm s390x; do \
+	  q=qemu-$$a-static; [ $$a = arm64 ] && q=qemu-aarch64-static; \
 	  command -v $$q >/dev/null || { echo "cross: $$q not found: apt-get install qemu-user-static"; exit 1; }; \
 	  echo "GOARCH=$$a $(GO) test -exec $$q ./..."; \
 	  GOARCH=$$a $(GO) test -count=1 -exec $$q ./... || exit 1; \

@@ -3,7 +3,7 @@ package stripes
 import (
 	"runtime"
 	"sync/atomic"
-	_ "unsafe" // for go:linkname
+	"unsafe"
 )
 
 // Every decision bumps a counter, so where the counters live decides
@@ -41,7 +41,19 @@ type tallies struct {
 }
 
 func newTallies() tallies {
-	return tallies{per: make([]tally, max(runtime.GOMAXPROCS(0), runtime.NumCPU()))}
+	return tallies{per: lineAligned(max(runtime.GOMAXPROCS(0), runtime.NumCPU()))}
+}
+
+// lineAligned returns n tallies, the first on a line boundary, so that each
+// is alone on its line. Go's allocator aligns an object only as its size
+// class allows: a multiple of 64 bytes for the classes of multiples of 64,
+// not always of 128 or 256, x/sys/cpu's lines on arm64 and s390x. So the
+// tallies are cut from a byte array one line longer, at its first line
+// boundary; like a tally, the array holds no pointer.
+func lineAligned(n int) []tally {
+	buf := make([]byte, (n+1)*int(cacheLineSize))
+	off := (cacheLineSize - uintptr(unsafe.Pointer(&buf[0]))%cacheLineSize) % cacheLineSize
+	return unsafe.Slice((*tally)(unsafe.Pointer(&buf[off])), n)
 }
 
 // Count adds one decision, admitted or not, to the current P's tally.

@@ -31,13 +31,12 @@ func TestPadding(t *testing.T) {
 	if off := unsafe.Offsetof(tb.tallies); off != unsafe.Offsetof(tb.keys)+cacheLineSize {
 		t.Fatalf("tallies at offset %d, not on the line after the keys' line", off)
 	}
-	// The per-P tallies are a slice: each is on a line of its own only if
-	// the allocation starts on a line, which Go's size classes give (every
-	// class of a multiple of 64 bytes is a multiple of 64, its spans
-	// page-aligned); this holds them to it for any P count up to 256.
+	// The per-P tallies are a slice, each on a line of its own only if
+	// the slice starts on a line, whatever the allocator gave: for any P
+	// count up to 256.
 	slices := [][]tally{newTallies().per}
 	for n := 1; n <= 256; n++ {
-		slices = append(slices, make([]tally, n))
+		slices = append(slices, lineAligned(n))
 	}
 	for _, per := range slices {
 		if a := uintptr(unsafe.Pointer(&per[0])); a%cacheLineSize != 0 {
