@@ -31,9 +31,10 @@ vet:
 # built for arm64 (x/sys/cpu's 128-byte lines), 32-bit arm (32-byte
 # lines, 4-byte words) and s390x (256-byte lines, big-endian), run under
 # qemu's user-mode emulation (Debian's qemu-user-static, which .ci/run
-# installs; about three minutes on 2 cores). It checks what the code computes there: the pads,
-# the word sizes, the clock and the prefetch of other platforms. Not their
-# memory ordering: the emulator runs on this machine's.
+# installs; about three minutes on 2 cores). It checks what the code
+# computes there: the pads, the word sizes, the byte order, the clock and
+# the prefetch of other platforms. Not their memory ordering: the
+# emulator runs on this machine's.
 cross:
 	@for a in arm64 arm s390x; do \
 	  q=qemu-$$a-static; [ $$a = arm64 ] && q=qemu-aarch64-static; \
