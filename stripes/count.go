@@ -87,10 +87,13 @@ func Unpin() { procUnpin() }
 
 // Tally adds one decision to P p's tally; the caller holds p pinned.
 func (t *Table[B, P]) Tally(p int, allowed bool) {
-	if p < len(t.tallies.per) {
-		c := &t.tallies.per[p].denied
+	// per is read once and p compared unsigned, so that the compiler's
+	// own bounds check of per[p] is this one (read twice through t, the
+	// slice could have changed between, and a signed test leaves p < 0).
+	if per := t.tallies.per; uint(p) < uint(len(per)) {
+		c := &per[p].denied
 		if allowed {
-			c = &t.tallies.per[p].allowed
+			c = &per[p].allowed
 		}
 		// Pinned, no other goroutine runs on this P until Unpin, so
 		// nothing writes c between bump's load and its store.
