@@ -451,7 +451,7 @@ func TestFindCompares(t *testing.T) {
 // the 3-group table 8 bytes off its line), and its size classes for
 // multiples of 256 bytes are multiples of 64.
 func TestGroupLines(t *testing.T) {
-	type bucket struct{ state uint64 }
+	type bucket struct{ _ uint64 }
 	var g group[bucket]
 	if size := unsafe.Sizeof(g); size%groupLine != 0 {
 		t.Fatalf("Sizeof(group) = %d, not a whole number of %d-byte lines", size, groupLine)
