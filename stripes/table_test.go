@@ -387,10 +387,14 @@ func TestCount(t *testing.T) {
 // increment (store=bump, what Tally does in a build without -race) against
 // sync/atomic's load and Store (store=atomic, an XCHG on amd64, which
 // waits for the stores before it, as the CAS has just done), and the CAS
-// alone (store=none).
+// alone (store=none). store=locked is what a count that does not pin the P
+// would pay at least: with no P to own a line, two goroutines may add to
+// the same counter at once, so the add must be a locked one (a LOCK XADD
+// on amd64), here on a line of its own that no other core writes.
 func BenchmarkTally(b *testing.B) {
 	tb, _ := New[ctr](1)
 	var word atomic.Uint64
+	var locked tally
 	cas := func() {
 		old := word.Load()
 		word.CompareAndSwap(old, old+1)
@@ -415,6 +419,12 @@ func BenchmarkTally(b *testing.B) {
 			p := Pin()
 			tb.Tally(p, true)
 			Unpin()
+		}
+	})
+	b.Run("store=locked", func(b *testing.B) {
+		for range b.N {
+			cas()
+			locked.allowed.Add(1)
 		}
 	})
 }
