@@ -15,7 +15,7 @@ STRESSTIME ?= 10m
 
 .PHONY: test vet cross unit race stress-short mutants stress fuzz cover bench bench-full scaling benchstat profile bench-engine clean FORCE
 
-# test: vet (also as 386, arm64 and 32-bit arm builds) and gofmt, the engine's suite (allocation counts need a non-race run),
+# test: vet (also as 386, arm64 and 32-bit arm builds), gofmt and go mod tidy, the engine's suite (allocation counts need a non-race run),
 # the engine's suite under the race detector, the stress harness in its
 # short mode under the race detector, and the mutation checks.
 test: vet unit race stress-short mutants
@@ -26,6 +26,7 @@ vet:
 	GOARCH=arm64 $(GO) vet ./... ./stress/... ./bench/...
 	GOARCH=arm $(GO) vet ./... ./stress/... ./bench/...
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	@for m in . bench stress; do (cd $$m && $(GO) mod tidy -diff) || { echo "go mod tidy needed in $$m"; exit 1; }; done
 
 # cross: the engine's tests, and the stress harness in its short mode,
 # built for arm64 (x/sys/cpu's 128-byte lines), 32-bit arm (32-byte
