@@ -239,8 +239,7 @@ func TestGrowUnderLoad(t *testing.T) {
 			t.Errorf("hot key %d: counter %d, increments %d", h, got, done[h].Load())
 		}
 	}
-	for st.settle() {
-	}
+	st.Sweep(func(*ctr) bool { return false }) // finishes the growth
 	checkRoom(t, st, "at the end")
 	seen := 0
 	st.Range(func(string, *ctr) bool { seen++; return true })
@@ -400,8 +399,7 @@ func TestPrepare(t *testing.T) {
 	if late == 0 {
 		t.Fatal("no Prepare came after its growth began")
 	}
-	for st.settle() {
-	}
+	st.Sweep(func(*ctr) bool { return false }) // finishes the growth
 	for j := range i {
 		if b := st.Load(keyOf(tb, j)); b == nil || b.v.Load() != uint64(j) {
 			t.Fatalf("key %d: found %v", j, b)
@@ -513,3 +511,121 @@ func TestServe(t *testing.T) {
 
 // keyOf is the test key of index i, hashed for tb.
 func keyOf(tb *Table[ctr, *ctr], i int) Key { _, k := tb.Of(fmt.Sprint("key-", i)); return k }
+
+// TestSweepSteps: a pass over a large stripe takes one step per sweepStep
+// groups, each offering at most those groups' keys and leaving the lock
+// free; it offers every key once, and evicts exactly the ones evict takes.
+func TestSweepSteps(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	const n = 20_000
+	for i := range n {
+		st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
+	}
+	st.Sweep(func(*ctr) bool { return false }) // finish any growth
+	ng := st.tab.Load().ng
+	offered, steps, evicted := 0, 0, 0
+	for done := false; !done; {
+		before := offered
+		var k int
+		k, done = st.SweepStep(func(c *ctr) bool {
+			offered++
+			return c.v.Load()%3 == 0 && c.kill()
+		})
+		evicted += k
+		steps++
+		if offered-before > sweepStep*groupSize {
+			t.Fatalf("step %d offered %d keys, more than %d groups hold", steps, offered-before, sweepStep)
+		}
+		if !st.mu.TryLock() {
+			t.Fatalf("step %d left the lock held", steps)
+		}
+		st.mu.Unlock()
+	}
+	if want := int((ng + sweepStep - 1) / sweepStep); steps != want {
+		t.Fatalf("a pass over %d groups took %d steps, want %d", ng, steps, want)
+	}
+	if offered != n || evicted != (n+2)/3 {
+		t.Fatalf("offered %d keys of %d, evicted %d, want %d", offered, n, evicted, (n+2)/3)
+	}
+	if got := st.Evictions.Load(); got != int64(evicted) {
+		t.Fatalf("Evictions %d, want %d", got, evicted)
+	}
+	if keys, _, _ := st.Size(); keys != n-evicted {
+		t.Fatalf("%d keys left, want %d", keys, n-evicted)
+	}
+}
+
+// TestSweepPassOverGrowth: a growth that begins and ends in the middle of
+// a pass starts the pass over on the new table, so that the pass still
+// offers every key, those moved and those created meanwhile.
+func TestSweepPassOverGrowth(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	i := 0
+	for ; i < 20_000; i++ {
+		st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
+	}
+	st.Sweep(func(*ctr) bool { return false })
+	odd := func(c *ctr) bool { return c.v.Load()%2 == 1 && c.kill() }
+	evicted := 0
+	k, done := st.SweepStep(odd) // the pass's first step
+	evicted += k
+	tab := st.tab.Load()
+	for st.tab.Load() == tab || growing(st) != nil { // a whole growth
+		st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
+		i++
+	}
+	for !done {
+		k, done = st.SweepStep(odd)
+		evicted += k
+	}
+	if want := i / 2; evicted != want {
+		t.Fatalf("evicted %d of %d odd keys", evicted, want)
+	}
+	for j := range i {
+		if b := st.Load(keyOf(tb, j)); (j%2 == 1) != (b == nil) {
+			t.Fatalf("key %d after the pass: %v", j, b)
+		}
+	}
+}
+
+// TestShrinkSteps: a pass that leaves most slots deleted shrinks the table
+// in steps of at most sweepStep groups, and is done only once the move is.
+func TestShrinkSteps(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	const n = 50_000
+	for i := range n {
+		st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
+	}
+	st.Sweep(func(*ctr) bool { return false })
+	old := st.tab.Load()
+	few := func(c *ctr) bool { return c.v.Load() >= 100 && c.kill() }
+	steps := 0
+	for done := false; !done; steps++ {
+		before, moving := st.moved, growing(st) != nil
+		_, done = st.SweepStep(few)
+		if nt := growing(st); nt != nil && st.moved-before > sweepStep {
+			t.Fatalf("step %d moved %d groups", steps, st.moved-before)
+		}
+		if done && (st.tab.Load() == old || growing(st) != nil) {
+			t.Fatal("the pass is done before its shrink")
+		}
+		if done && (!moving || st.shrunk) {
+			t.Fatalf("the pass is done at step %d, not at the step that ended its shrink", steps)
+		}
+	}
+	if st.step > sweepStep {
+		t.Fatalf("the shrink moved %d groups a step", st.step)
+	}
+	if ng := st.tab.Load().ng; ng >= old.ng/8 {
+		t.Fatalf("%d groups after the shrink, %d before", ng, old.ng)
+	}
+	for i := range 100 {
+		if b := st.Load(keyOf(tb, i)); b == nil || b.v.Load() != uint64(i) {
+			t.Fatalf("key %d after the shrink: %v", i, b)
+		}
+	}
+	t.Logf("%d groups to %d in %d steps", old.ng, st.tab.Load().ng, steps)
+}

@@ -71,6 +71,8 @@ type stripeLocked[B any] struct {
 	live      atomic.Int64 // keys in tab and the table it grows into; written under mu
 	moved     uint64       // groups of tab already moved into tab.into, under mu
 	step      uint64       // groups each call under the lock moves while growing, under mu
+	swept     uint64       // groups of tab the sweep's pass has offered, under mu
+	shrunk    bool         // the pass ended in a shrink, which SweepStep finishes, under mu
 	Evictions atomic.Int64 // keys evicted by Sweep
 	Refused   atomic.Int64 // new keys refused at the key cap
 	next      *table[B]    // made by Prepare for tab's growth, under mu; nil if none
@@ -495,45 +497,81 @@ func (s *Stripe[B, P]) room() *table[B] {
 // one-call rebuild took 464.
 const growStep = 8
 
-// Sweep offers every live bucket to evict, under the stripe's lock; a
-// bucket for which evict returns true is removed (evict must have marked it
-// dead). It returns how many were removed, and counts them in Evictions.
-// A growth in progress is finished first, a step at a time, so that it
-// ends even when no new key comes to take its steps. A stripe left mostly
-// deleted slots is rebuilt smaller, so that memory follows the live keys
-// down.
+// Sweep offers every live bucket to evict, a pass of SweepStep's steps,
+// and returns how many were removed (see SweepStep).
 func (s *Stripe[B, P]) Sweep(evict func(P) bool) int {
-	for s.settle() {
+	n := 0
+	for {
+		k, done := s.SweepStep(evict)
+		n += k
+		if done {
+			return n
+		}
+		// Let a goroutine that waited for the lock have it: the unlock
+		// woke it onto this P, to run next.
+		runtime.Gosched()
 	}
+}
+
+// sweepStep is how many groups (of up to eight keys) a SweepStep offers
+// under one hold of the lock. At 1M keys on the development machine, one
+// stripe's whole sweep, which held the lock until sluice swept in steps,
+// took milliseconds (BenchmarkSweep).
+const sweepStep = 64
+
+// SweepStep takes one step of a pass over the stripe's keys, under the
+// lock: it offers each live bucket of the next sweepStep groups to evict,
+// and removes those for which evict returns true (evict must have marked
+// them dead). It returns how many it removed, counted in Evictions, and
+// whether the pass is done: every key live throughout the pass has been
+// offered. Between steps the lock is free, so a new key in the stripe
+// waits for one step at most, never for a whole pass.
+//
+// A growth in progress is finished first, a step of it per call, so that
+// it ends even when no new key comes to take its steps; a growth that
+// ends during the pass starts the pass over on the new table, where the
+// keys are in new places. A pass that leaves the table mostly deleted
+// slots shrinks it, so that memory follows the live keys down, and the
+// pass is done once the steps that follow have moved it.
+//
+// The stripe keeps the pass's place, so passes on two goroutines at once
+// share it, each key offered to one of them; a limiter's stripes are swept
+// by its sweeper alone.
+func (s *Stripe[B, P]) SweepStep(evict func(P) bool) (int, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.tab.Load()
-	ev := func(b *B) bool { return evict(P(b)) }
-	n := t.sweep(ev)
-	nt := t.into.Load() // a growth begun since settle
-	if nt != nil {
-		n += nt.sweep(ev)
+	if t.into.Load() != nil {
+		s.grow(s.step)
+		if !s.shrunk || s.tab.Load().into.Load() != nil {
+			return 0, false
+		}
 	}
+	if s.shrunk {
+		// The pass ended in a shrink, and the move is over (finished
+		// here, or by the steps of new keys).
+		s.shrunk = false
+		return 0, true
+	}
+	end := min(s.swept+sweepStep, t.ng)
+	n := t.sweep(s.swept, end, func(b *B) bool { return evict(P(b)) })
+	s.swept = end
 	// Evictions first: a reader that sees the keys gone (Keys, Len) then
 	// sees them counted as evicted.
 	s.Evictions.Add(int64(n))
 	live := int(s.live.Add(-int64(n)))
-	if n > 0 && nt == nil && len(t.groups) > 4 && 4*live < t.used {
-		s.rebuild(live)
+	if end < t.ng {
+		return n, false
 	}
-	return n
-}
-
-// settle takes one step of a growth in progress, under the lock, and
-// reports whether the stripe is still growing.
-func (s *Stripe[B, P]) settle() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.tab.Load().into.Load() == nil {
-		return false
+	s.swept = 0
+	if len(t.groups) > 4 && 4*live < t.used {
+		s.shrink(live)
+		if s.tab.Load() == t { // steps of it left
+			s.shrunk = true
+			return n, false
+		}
 	}
-	s.grow(s.step)
-	return s.tab.Load().into.Load() != nil
+	return n, true
 }
 
 // Range calls f on every live key and its bucket, under the stripe's lock,
@@ -613,17 +651,22 @@ func (s *Stripe[B, P]) grow(n uint64) {
 	if s.moved == old.ng {
 		// old.into stays: a lookup still in old follows it to the keys.
 		s.tab.Store(nt)
-		s.moved = 0
+		s.moved, s.swept = 0, 0
 	}
 }
 
-// rebuild moves every live bucket into a new table sized for need keys at
-// once: the sweeper's shrink, off the request path. Deleted slots are
-// dropped.
-func (s *Stripe[B, P]) rebuild(need int) {
+// shrink starts moving the stripe's live buckets into a smaller table, for
+// the sweep, and takes the move's first step; deleted slots are dropped.
+// It is a growth into a smaller table, in steps of at most sweepStep
+// groups: the new table has room for a key created at each step (see
+// room).
+func (s *Stripe[B, P]) shrink(live int) {
 	old := s.tab.Load()
-	old.into.Store(newTable[B](groupsFor(need), old.seed))
+	nt := newTable[B](groupsFor(live+int(old.ng/sweepStep)+1), old.seed)
+	room := uint64(nt.limit - live)
+	s.step = max(growStep, (old.ng+room-1)/room)
 	s.moved = 0
 	s.next, s.asked, s.declined = nil, false, false // for a growth of old
-	s.grow(old.ng)
+	old.into.Store(nt)
+	s.grow(s.step)
 }

@@ -290,12 +290,12 @@ func (t *table[B]) bytes() int {
 	return n
 }
 
-// sweep marks deleted every full slot whose bucket evict removes, and
-// returns how many it did; the caller holds the lock. The slot keeps its
-// key and its dead bucket until a rebuild drops them.
-func (t *table[B]) sweep(evict func(*B) bool) int {
+// sweep marks deleted every full slot of groups [from, to) whose bucket
+// evict removes, and returns how many it did; the caller holds the lock.
+// The slot keeps its key and its dead bucket until a rebuild drops them.
+func (t *table[B]) sweep(from, to uint64, evict func(*B) bool) int {
 	n := 0
-	for g := range t.groups {
+	for g := from; g < to; g++ {
 		gr := &t.groups[g]
 		c := gr.ctrl.Load()
 		next := c

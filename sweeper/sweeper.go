@@ -11,6 +11,7 @@
 package sweeper
 
 import (
+	"runtime"
 	"sync"
 	"time"
 
@@ -29,8 +30,9 @@ type Bucket[B any] interface {
 // minStep keeps a tiny TTL from turning the sweeper into a busy loop.
 const minStep = time.Millisecond
 
-// Sweeper walks one stripe per step, so that each step holds one stripe's
-// lock briefly; decisions on existing keys never take it. Between steps it
+// Sweeper visits one stripe per tick and sweeps it in the stripe's steps
+// (stripes.Stripe.SweepStep), each holding the stripe's lock for a few
+// dozen groups; decisions on existing keys never take it. Between steps it
 // makes the tables that nearly full stripes ask for (stripes.Table.Asks),
 // so that no request waits for a new table's pages, and drops those keys
 // come to too slowly (stripes.Server).
@@ -81,7 +83,9 @@ func (s *Sweeper[B, P]) run() {
 		case <-s.stop:
 			return
 		case <-tick.C:
-			Stripe(s.table, i, s.limit, s.clock, s.ttl)
+			if _, stopped := sweep(s.table, i, s.limit, s.clock, s.ttl, s.stop); stopped {
+				return
+			}
 			i = (i + 1) % s.table.Len()
 		case st := <-s.table.Asks():
 			// A stripe nearly full: make the table it will grow into
@@ -93,12 +97,9 @@ func (s *Sweeper[B, P]) run() {
 			// The key cap was hit: evict every full bucket now, whatever
 			// its idle time, one stripe at a time.
 			for j := 0; j < s.table.Len(); j++ {
-				select {
-				case <-s.stop:
+				if _, stopped := sweep(s.table, j, s.limit, s.clock, 0, s.stop); stopped {
 					return
-				default:
 				}
-				Stripe(s.table, j, s.limit, s.clock, 0)
 			}
 		}
 	}
@@ -125,8 +126,31 @@ func (s *Sweeper[B, P]) Close() {
 // Stripe evicts from stripe i every bucket that has been full for at least
 // idle, and returns how many it evicted.
 func Stripe[B any, P Bucket[B]](t *stripes.Table[B, P], i int, l *atomicbucket.Limit, clk clock.Clock, idle time.Duration) int {
-	st := t.At(i)
-	n := st.Sweep(func(b P) bool { return b.Evict(l, clk, idle) })
-	t.DropKeys(n)
+	n, _ := sweep(t, i, l, clk, idle, nil)
 	return n
+}
+
+// sweep is Stripe, a pass of the stripe's SweepStep, which holds the
+// stripe's lock for one step at a time; between steps it yields, so that
+// a goroutine the unlock woke (onto this P, to run next) takes the lock,
+// and it stops, reporting stopped, once stop is closed (nil: never), so
+// that Close never waits for a pass over a large stripe, nor for one
+// started over again and again by the growths of a flood of new keys.
+func sweep[B any, P Bucket[B]](t *stripes.Table[B, P], i int, l *atomicbucket.Limit, clk clock.Clock, idle time.Duration, stop <-chan struct{}) (evicted int, stopped bool) {
+	st := t.At(i)
+	evict := func(b P) bool { return b.Evict(l, clk, idle) }
+	for {
+		n, done := st.SweepStep(evict)
+		t.DropKeys(n)
+		evicted += n
+		if done {
+			return evicted, false
+		}
+		select {
+		case <-stop:
+			return evicted, true
+		default:
+		}
+		runtime.Gosched()
+	}
 }
