@@ -512,17 +512,24 @@ func TestServe(t *testing.T) {
 // keyOf is the test key of index i, hashed for tb.
 func keyOf(tb *Table[ctr, *ctr], i int) Key { _, k := tb.Of(fmt.Sprint("key-", i)); return k }
 
+// settled returns a one-stripe table holding keys 0 to n-1 (keyOf), each
+// counter starting at its index, and no growth in progress.
+func settled(n int) (*Table[ctr, *ctr], *Stripe[ctr, *ctr]) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	for i := range n {
+		st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
+	}
+	st.Sweep(func(*ctr) bool { return false }) // finishes any growth
+	return tb, st
+}
+
 // TestSweepSteps: a pass over a large stripe takes one step per sweepStep
 // groups, each offering at most those groups' keys and leaving the lock
 // free; it offers every key once, and evicts exactly the ones evict takes.
 func TestSweepSteps(t *testing.T) {
-	tb, _ := New[ctr](1)
-	st := tb.At(0)
 	const n = 20_000
-	for i := range n {
-		st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
-	}
-	st.Sweep(func(*ctr) bool { return false }) // finish any growth
+	_, st := settled(n)
 	ng := st.tab.Load().ng
 	offered, steps, evicted := 0, 0, 0
 	for done := false; !done; {
@@ -560,13 +567,8 @@ func TestSweepSteps(t *testing.T) {
 // a pass starts the pass over on the new table, so that the pass still
 // offers every key, those moved and those created meanwhile.
 func TestSweepPassOverGrowth(t *testing.T) {
-	tb, _ := New[ctr](1)
-	st := tb.At(0)
-	i := 0
-	for ; i < 20_000; i++ {
-		st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
-	}
-	st.Sweep(func(*ctr) bool { return false })
+	i := 20_000
+	tb, st := settled(i)
 	odd := func(c *ctr) bool { return c.v.Load()%2 == 1 && c.kill() }
 	evicted := 0
 	k, done := st.SweepStep(odd) // the pass's first step
@@ -593,13 +595,7 @@ func TestSweepPassOverGrowth(t *testing.T) {
 // TestShrinkSteps: a pass that leaves most slots deleted shrinks the table
 // in steps of at most sweepStep groups, and is done only once the move is.
 func TestShrinkSteps(t *testing.T) {
-	tb, _ := New[ctr](1)
-	st := tb.At(0)
-	const n = 50_000
-	for i := range n {
-		st.LoadOrInsert(keyOf(tb, i), always, startAt(uint64(i)))
-	}
-	st.Sweep(func(*ctr) bool { return false })
+	tb, st := settled(50_000)
 	old := st.tab.Load()
 	few := func(c *ctr) bool { return c.v.Load() >= 100 && c.kill() }
 	steps := 0
