@@ -232,16 +232,20 @@ func (b *Bucket) Refund(l *Limit, now time.Duration, tokens int64) Status {
 }
 
 // Evict marks the bucket evicted if it has been full for at least idle at
-// the clock's time, and reports whether it did. From then on every method
-// returns Evicted, so a goroutine that still holds the pointer cannot spend
-// tokens on an orphan while a new bucket is made for the key.
-func (b *Bucket) Evict(l *Limit, clk clock.Clock, idle time.Duration) bool {
+// now, a reading of the clock the bucket is used with, and reports whether
+// it did. From then on every method returns Evicted, so a goroutine that
+// still holds the pointer cannot spend tokens on an orphan while a new
+// bucket is made for the key. A now older than the clock's latest reading
+// only evicts less: the bucket was full then, and no one has taken from it
+// since, or its state would not be the one the CAS replaces. So a sweeper
+// may read the clock once for many buckets.
+func (b *Bucket) Evict(l *Limit, now, idle time.Duration) bool {
 	for {
 		old := b.state.Load()
 		if old&tombstone != 0 {
 			return false
 		}
-		if !l.idle(old, clk.Now(), idle) {
+		if !l.idle(old, now, idle) {
 			return false
 		}
 		if mutant.Is(mutant.SweepNoMark) {

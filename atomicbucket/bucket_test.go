@@ -25,7 +25,7 @@ type impl interface {
 	TakeAt(l *Limit, now time.Duration, cost int64) Decision
 	Peek(l *Limit, now time.Duration, cost int64) Decision
 	Refund(l *Limit, now time.Duration, tokens int64) Status
-	Evict(l *Limit, clk clock.Clock, idle time.Duration) bool
+	Evict(l *Limit, now, idle time.Duration) bool
 	Dead() bool
 }
 
@@ -384,18 +384,18 @@ func TestEvict(t *testing.T) {
 		clk := clock.NewManual(0)
 		b := im.make(l, 0)
 		b.TakeAt(l, 0, 1) // full again at 1s
-		if b.Evict(l, clk, 0) {
+		if b.Evict(l, clk.Now(), 0) {
 			t.Fatalf("%s: evicted a bucket that is not full", im.name)
 		}
 		clk.Set(time.Second)
-		if b.Evict(l, clk, time.Millisecond) {
+		if b.Evict(l, clk.Now(), time.Millisecond) {
 			t.Fatalf("%s: evicted before the idle time", im.name)
 		}
 		clk.Set(time.Second + time.Millisecond)
-		if !b.Evict(l, clk, time.Millisecond) || !b.Dead() {
+		if !b.Evict(l, clk.Now(), time.Millisecond) || !b.Dead() {
 			t.Fatalf("%s: not evicted when full and idle", im.name)
 		}
-		if b.Evict(l, clk, 0) {
+		if b.Evict(l, clk.Now(), 0) {
 			t.Fatalf("%s: evicted twice", im.name)
 		}
 		for _, st := range []Status{b.Allow(l, clk, 1), b.Take(l, clk, 1).Status, b.TakeAt(l, 0, 1).Status,

@@ -24,7 +24,7 @@ import (
 // atomicbucket.MutexBucket both satisfy it.
 type Bucket[B any] interface {
 	stripes.Bucket[B]
-	Evict(l *atomicbucket.Limit, clk clock.Clock, idle time.Duration) bool
+	Evict(l *atomicbucket.Limit, now, idle time.Duration) bool
 }
 
 // minStep keeps a tiny TTL from turning the sweeper into a busy loop.
@@ -138,8 +138,12 @@ func Stripe[B any, P Bucket[B]](t *stripes.Table[B, P], i int, l *atomicbucket.L
 // started over again and again by the growths of a flood of new keys.
 func sweep[B any, P Bucket[B]](t *stripes.Table[B, P], i int, l *atomicbucket.Limit, clk clock.Clock, idle time.Duration, stop <-chan struct{}) (evicted int, stopped bool) {
 	st := t.At(i)
-	evict := func(b P) bool { return b.Evict(l, clk, idle) }
+	var now time.Duration
+	evict := func(b P) bool { return b.Evict(l, now, idle) }
 	for {
+		// One reading a step, not one a key: a step takes microseconds,
+		// and an older reading only evicts less (Bucket.Evict).
+		now = clk.Now()
 		n, done := st.SweepStep(evict)
 		t.DropKeys(n)
 		evicted += n
