@@ -525,7 +525,7 @@ const sweepStep = 64
 // them dead). It returns how many it removed, counted in Evictions, and
 // whether the pass is done: every key live throughout the pass has been
 // offered. Between steps the lock is free, so a new key in the stripe
-// waits for one step at most, never for a whole pass.
+// waits for a step (the sweeper yields between them), not for a pass.
 //
 // A growth in progress is finished first, a step of it per call, so that
 // it ends even when no new key comes to take its steps; a growth that
