@@ -516,7 +516,7 @@ func (s *Stripe[B, P]) Sweep(evict func(P) bool) int {
 // sweepStep is how many groups (of up to eight keys) a SweepStep offers
 // under one hold of the lock. At 1M keys on the development machine, one
 // stripe's whole sweep, which held the lock until sluice swept in steps,
-// took milliseconds (BenchmarkSweep).
+// took milliseconds (sweeper.BenchmarkSweep).
 const sweepStep = 64
 
 // SweepStep takes one step of a pass over the stripe's keys, under the
