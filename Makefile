@@ -77,6 +77,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzOracle$$'  -fuzztime $(FUZZTIME) ./atomicbucket
 	$(GO) test -run '^$$' -fuzz '^FuzzReplay$$'  -fuzztime $(FUZZTIME) ./cmd/sluice
 	$(GO) test -race -run '^$$' -fuzz '^FuzzHash$$' -fuzztime $(FUZZTIME) ./stripes
+	$(GO) test -run '^$$' -fuzz '^FuzzStripe$$'  -fuzztime $(FUZZTIME) ./stripes
 	cd stress/cmd/stress && $(GO) test -run '^$$' -fuzz '^FuzzArgs$$' -fuzztime $(FUZZTIME) .
 	cd bench/cmd/report && $(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) .
 
