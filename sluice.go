@@ -311,7 +311,9 @@ func (l *Limiter) create(st *stripe, key stripes.Key, now time.Duration, useCloc
 // (ErrDeadline), or at the key cap (ErrOverCapacity); otherwise when the
 // context ends.
 // Wait sleeps in real time, re-deciding after each RetryAfter; waiters are
-// not queued, so under contention a waiter may be overtaken.
+// not queued, so under contention a waiter may be overtaken. Stats counts
+// each of its decisions: a Wait that sleeps once counts a denial, then an
+// admission.
 func (l *Limiter) Wait(ctx context.Context, key string, n int) error {
 	if n < 1 {
 		return costError(n)
