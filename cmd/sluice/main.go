@@ -18,7 +18,7 @@ commands:
   replay    read a command stream on standard input and print allow or deny
             for each request (format: capacity, window, count, then
             "request <client> <timestamp>" lines; one time unit is 1s,
-            or a finer one where the limit needs it, which changes no
+            or another where the limit needs it, which changes no
             decision)
 `
 

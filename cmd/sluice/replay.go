@@ -15,13 +15,35 @@ import (
 	"github.com/seed997/sluice/clock"
 )
 
-// units are the lengths one time unit of a stream may stand for: a second,
-// unless the stream's limit needs more than the engine's 64 bits to stay
-// exact at that scale (burst·period past 2^61 of its units, such as 999983
-// per 3600 s), and then the first finer one that fits. A token bucket's
-// decisions depend on times only as counted in units, the window's among
-// them, so the scale changes none.
+// units are the lengths one time unit of a stream stands for by choice: a
+// second, unless the stream's limit needs more than the engine's 64 bits to
+// stay exact at that scale (burst·period past 2^61 of its units, such as
+// 999983 per 3600 s, or a count that reduces past 2^20, such as 1048583 per
+// 1), and then the first finer one that fits. Where none fits, scale falls
+// back on exactUnit. A token bucket's decisions depend on times only as
+// counted in units, the window's among them, so the scale changes none.
 var units = []time.Duration{time.Second, time.Millisecond, time.Microsecond, time.Nanosecond}
+
+// exactUnit is the time unit, in nanoseconds, at which capacity tokens per
+// window units reduce to one token per window/g nanoseconds, g =
+// gcd(capacity, window): capacity/g ns. The engine's time unit is then the
+// nanosecond, and its full bucket holds lcm(capacity, window) of them. At
+// any unit u the full bucket holds lcm(capacity, window·u) units of the
+// engine, a multiple of that, so this unit holds every limit that any unit
+// holds: exactly those whose lcm(capacity, window) is within 2^61
+// (atomicbucket.MaxTolerance). ok is false where window·unit, that lcm,
+// overflows int64.
+func exactUnit(capacity, window int64) (unit time.Duration, ok bool) {
+	g, b := capacity, window
+	for b != 0 {
+		g, b = b, g%b
+	}
+	u := capacity / g
+	if window > math.MaxInt64/u {
+		return 0, false
+	}
+	return time.Duration(u), true
+}
 
 // maxLine bounds one line of input; a longer one is an error, not a hang.
 const maxLine = 1 << 20
@@ -62,23 +84,24 @@ type stream struct {
 func (s *stream) clock(r request) time.Duration { return time.Duration(r.at * uint64(s.unit)) }
 
 // scale returns the first of units at which the engine holds the stream's
-// limit (capacity tokens per window, burst capacity) exactly, and the limit;
-// or the error at the coarsest one the window fits.
+// limit (capacity tokens per window, burst capacity) exactly, or else
+// exactUnit, and the limit; or an error for a limit no unit holds.
 func (s *stream) scale() (time.Duration, atomicbucket.Limit, error) {
-	var first error
 	for _, u := range units {
 		if s.window > math.MaxInt64/int64(u) {
 			continue
 		}
-		l, err := atomicbucket.NewLimit(s.capacity, time.Duration(s.window)*u, s.capacity)
-		if err == nil {
+		if l, err := atomicbucket.NewLimit(s.capacity, time.Duration(s.window)*u, s.capacity); err == nil {
 			return u, l, nil
 		}
-		if first == nil {
-			first = err
+	}
+	if u, ok := exactUnit(s.capacity, s.window); ok {
+		if l, err := atomicbucket.NewLimit(s.capacity, time.Duration(s.window)*u, s.capacity); err == nil {
+			return u, l, nil
 		}
 	}
-	return 0, atomicbucket.Limit{}, first
+	return 0, atomicbucket.Limit{}, fmt.Errorf("%w: lcm(capacity, window) exceeds 2^61, "+
+		"so no time unit holds this limit exactly in 64 bits", atomicbucket.ErrInvalid)
 }
 
 // parseStream reads and validates a whole stream before anything is

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -112,7 +113,7 @@ func TestReplayMalformed(t *testing.T) {
 		{"3\n10\n1\nrequest a 99999999999999999999\n", "line 4: timestamp 99999999999999999999: out of range"},
 		{"99999999999999999999\n10\n0\n", "line 1: capacity 99999999999999999999: out of range"},
 		{"3\n9223372036854775807\n0\n", "lines 1-2: capacity 3, window 9223372036854775807"},
-		{"1048583\n1\n0\n", "lines 1-2: capacity 1048583"},
+		{"2305843009213693951\n2\n0\n", "lines 1-2: capacity 2305843009213693951, window 2: sluice: invalid argument: lcm(capacity, window) exceeds 2^61"},
 		{"3\n10\n1\nrequest a " + strings.Repeat("1", 2<<20) + "\n", "line 4: longer than"},
 	}
 	if strconv.IntSize == 32 { // GOARCH=386 go test ./cmd/sluice
@@ -146,6 +147,9 @@ func FuzzReplay(f *testing.F) {
 	f.Add("3\n10\n1\nrequest a 5 6\n")
 	f.Add("7\n3\n4\nrequest a 0\nrequest a 0\nrequest b 1\nrequest a 900000000\n")
 	f.Add("999983\n3600\n3\nrequest a -4611686018427387904\nrequest b 0\nrequest a 4611686018427387903\n")
+	// At exactUnit, 1048583 ns a unit: the replay's idle threshold is
+	// 2^61/1048583 = 2199008575585 units.
+	f.Add("1048583\n1\n4\nrequest a 0\nrequest a 0\nrequest a 2199008575584\nrequest a 4398017151169\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		s, perr := parseStream(strings.NewReader(in))
 		out, errs, rc := replayString(t, in)
@@ -172,17 +176,17 @@ func FuzzReplay(f *testing.F) {
 }
 
 // TestReplayConformanceWide: the same, at the edges of what a stream may
-// hold: capacities and windows up to what the engine accepts (a reduced
-// count near 2^20, burst·period near 2^61 units), timestamps anywhere in
-// int64 and streams spanning centuries, and clients idle for far longer
-// than the engine's exact horizon, which the replay's clock jumps past
-// faster than any sweeper.
+// hold: capacities and windows up to what the engine accepts (reduced counts
+// past 2^20 at every decimal unit, lcm(capacity, window) near 2^61),
+// timestamps anywhere in int64 and streams spanning centuries, and clients
+// idle for far longer than the engine's exact horizon, which the replay's
+// clock jumps past faster than any sweeper.
 func TestReplayConformanceWide(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	capacities := []int64{1, 3, 7, 1000, 999983, 1048573, 2 << 20}
+	capacities := []int64{1, 3, 7, 1000, 999983, 1048573, 1048583, 2 << 20, 9999991, 1 << 40, 1e18}
 	windows := []int64{1, 3, 10, 86400, 1e6, 2e9}
-	accepted, finer := 0, 0 // finer: replayed with a unit shorter than a second
-	for trial := 0; trial < 200; trial++ {
+	var accepted, finer, exact int // finer: replayed with a unit shorter than a second; exact: at none of them
+	for trial := 0; trial < 300; trial++ {
 		capacity := capacities[rng.IntN(len(capacities))]
 		window := windows[rng.IntN(len(windows))]
 		clients := 1 + rng.IntN(4)
@@ -203,13 +207,17 @@ func TestReplayConformanceWide(t *testing.T) {
 		if !holds(capacity, window) {
 			// A limit the engine cannot hold exactly is refused, by name.
 			if rc != 1 || out != "" || !strings.Contains(errs, "lines 1-2") {
-				t.Fatalf("capacity %d window %d refused by the engine at every scale, but replay: rc %d out %q stderr %q",
+				t.Fatalf("capacity %d window %d: lcm past 2^61, but replay: rc %d out %q stderr %q",
 					capacity, window, rc, out, errs)
 			}
 			continue
 		}
 		accepted++
-		if _, err := atomicbucket.NewLimit(capacity, time.Duration(window)*time.Second, capacity); err != nil {
+		switch decimalUnit(capacity, window) {
+		case time.Second:
+		case 0:
+			exact++
+		default:
 			finer++
 		}
 		if rc != 0 || out != want {
@@ -217,37 +225,48 @@ func TestReplayConformanceWide(t *testing.T) {
 				trial, capacity, window, rc, errs, in, out, want)
 		}
 	}
-	if accepted < 150 || finer < 10 {
-		t.Fatalf("%d of 200 streams had a limit the engine accepts, %d of them at a unit finer than 1s", accepted, finer)
+	t.Logf("accepted %d finer %d exact %d", accepted, finer, exact)
+	if accepted < 200 || finer < 10 || exact < 20 || accepted == 300 {
+		t.Fatalf("%d of 300 streams had a limit the engine holds, %d of them at a unit finer than 1s "+
+			"and %d at none of the decimal units", accepted, finer, exact)
 	}
 }
 
-// holds reports whether the engine holds capacity per window exactly with a
-// time unit of a second, a millisecond, a microsecond or a nanosecond.
+// holds reports whether some time unit holds capacity per window exactly in
+// the engine's 64 bits: whether lcm(capacity, window) is within 2^61,
+// computed here in math/big, apart from the replay's arithmetic.
 func holds(capacity, window int64) bool {
+	c, w := big.NewInt(capacity), big.NewInt(window)
+	lcm := new(big.Int).Mul(c, w)
+	lcm.Quo(lcm, new(big.Int).GCD(nil, nil, c, w))
+	return lcm.Cmp(new(big.Int).Lsh(big.NewInt(1), 61)) <= 0
+}
+
+// decimalUnit returns the first of a second, a millisecond, a microsecond
+// and a nanosecond at which the engine holds capacity per window exactly,
+// or 0 for none.
+func decimalUnit(capacity, window int64) time.Duration {
 	for _, u := range []int64{1e9, 1e6, 1e3, 1} {
 		if window <= math.MaxInt64/u {
 			if _, err := atomicbucket.NewLimit(capacity, time.Duration(window*u), capacity); err == nil {
-				return true
+				return time.Duration(u)
 			}
 		}
 	}
-	return false
+	return 0
 }
 
 // TestReplayScale: a limit the engine cannot hold exactly with a time unit
 // of a second (999983 per 3600 s spans more than 2^61 of its units) is
 // replayed with a finer one, and decides as the exact model does, while
-// one that fits at a second keeps it. (A limit too large at every scale is
-// refused: TestReplayMalformed and TestReplayConformanceWide.)
+// one that fits at a second keeps it; one that fits at no decimal unit is
+// replayed at exactUnit. (A limit too large at every scale is refused:
+// TestReplayMalformed and TestReplayConformanceWide.)
 func TestReplayScale(t *testing.T) {
 	if _, err := atomicbucket.NewLimit(999983, 3600*time.Second, 999983); err == nil {
 		t.Fatal("999983 per hour fits at 1s: this test no longer tests the fallback")
 	}
-	s, err := parseStream(strings.NewReader("999983\n3600\n0\n"))
-	if err != nil || s.unit != time.Millisecond {
-		t.Fatalf("999983 per 3600: %v, unit %v; want a millisecond", err, s.unit)
-	}
+	wantUnit(t, "999983\n3600\n0\n", time.Millisecond)
 	// The whole burst at one instant, one more denied, and one admitted
 	// a unit later (277 tokens back).
 	var in strings.Builder
@@ -260,7 +279,39 @@ func TestReplayScale(t *testing.T) {
 	if want := strings.Repeat("allow\n", 999983) + "deny\nallow\n"; rc != 0 || out != want {
 		t.Fatalf("rc %d, stderr %q, out ends %q", rc, errs, out[max(len(out)-30, 0):])
 	}
-	if s, err := parseStream(strings.NewReader("1\n3600\n0\n")); err != nil || s.unit != time.Second {
-		t.Fatalf("1 per 3600: %v, unit %v; want a second", err, s.unit)
+	wantUnit(t, "1\n3600\n0\n", time.Second)
+
+	// 1048583, a prime, per 1 reduces to a count of 1048583 at every
+	// decimal unit, past the engine's 2^20: it is replayed at 1048583 ns a
+	// unit, a token a nanosecond. The whole burst, one more denied, then
+	// a unit later the whole burst back.
+	if _, err := atomicbucket.NewLimit(1048583, time.Nanosecond, 1048583); err == nil {
+		t.Fatal("1048583 per ns fits: this test no longer tests the exact unit")
+	}
+	wantUnit(t, "1048583\n1\n0\n", 1048583)
+	in.Reset()
+	fmt.Fprintf(&in, "1048583\n1\n%d\n", 2*1048583+2)
+	for range 1048583 + 1 {
+		in.WriteString("request a 0\n")
+	}
+	for range 1048583 + 1 {
+		in.WriteString("request a 1\n")
+	}
+	out, errs, rc = replayString(t, in.String())
+	burst := strings.Repeat("allow\n", 1048583) + "deny\n"
+	if rc != 0 || out != burst+burst {
+		t.Fatalf("rc %d, stderr %q, out ends %q", rc, errs, out[max(len(out)-30, 0):])
+	}
+}
+
+// wantUnit fails t unless the stream in parses and is replayed at unit.
+func wantUnit(t *testing.T, in string, unit time.Duration) {
+	t.Helper()
+	s, err := parseStream(strings.NewReader(in))
+	if err != nil {
+		t.Fatalf("%q: %v; want a unit of %v", in, err, unit)
+	}
+	if s.unit != unit {
+		t.Fatalf("%q: unit %v; want %v", in, s.unit, unit)
 	}
 }
