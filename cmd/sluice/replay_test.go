@@ -113,7 +113,7 @@ func TestReplayMalformed(t *testing.T) {
 		{"3\n10\n1\nrequest a 99999999999999999999\n", "line 4: timestamp 99999999999999999999: out of range"},
 		{"99999999999999999999\n10\n0\n", "line 1: capacity 99999999999999999999: out of range"},
 		{"3\n9223372036854775807\n0\n", "lines 1-2: capacity 3, window 9223372036854775807"},
-		{"2305843009213693951\n2\n0\n", "lines 1-2: capacity 2305843009213693951, window 2: sluice: invalid argument: lcm(capacity, window) exceeds 2^61"},
+		{"2147483647\n2305843009213693951\n0\n", "lines 1-2: capacity 2147483647, window 2305843009213693951: sluice: invalid argument: lcm(capacity, window) exceeds 2^61"},
 		{"3\n10\n1\nrequest a " + strings.Repeat("1", 2<<20) + "\n", "line 4: longer than"},
 	}
 	if strconv.IntSize == 32 { // GOARCH=386 go test ./cmd/sluice
@@ -183,8 +183,11 @@ func FuzzReplay(f *testing.F) {
 // clock jumps past faster than any sweeper.
 func TestReplayConformanceWide(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	capacities := []int64{1, 3, 7, 1000, 999983, 1048573, 1048583, 2 << 20, 9999991, 1 << 40, 1e18}
-	windows := []int64{1, 3, 10, 86400, 1e6, 2e9}
+	capacities := []int64{1, 3, 7, 1000, 999983, 1048573, 1048583, 2 << 20, 9999991}
+	if strconv.IntSize == 64 { // the facade takes the burst as an int
+		capacities = append(capacities, 1<<40, 1e18)
+	}
+	windows := []int64{1, 3, 10, 86400, 1e6, 2e9, 1<<61 - 1}
 	var accepted, finer, exact int // finer: replayed with a unit shorter than a second; exact: at none of them
 	for trial := 0; trial < 300; trial++ {
 		capacity := capacities[rng.IntN(len(capacities))]
