@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,18 +32,13 @@ var units = []time.Duration{time.Second, time.Millisecond, time.Microsecond, tim
 // any unit u the full bucket holds lcm(capacity, window·u) units of the
 // engine, a multiple of that, so this unit holds every limit that any unit
 // holds: exactly those whose lcm(capacity, window) is within 2^61
-// (atomicbucket.MaxTolerance). ok is false where window·unit, that lcm,
-// overflows int64.
-func exactUnit(capacity, window int64) (unit time.Duration, ok bool) {
+// (atomicbucket.MaxTolerance).
+func exactUnit(capacity, window int64) time.Duration {
 	g, b := capacity, window
 	for b != 0 {
 		g, b = b, g%b
 	}
-	u := capacity / g
-	if window > math.MaxInt64/u {
-		return 0, false
-	}
-	return time.Duration(u), true
+	return time.Duration(capacity / g)
 }
 
 // maxLine bounds one line of input; a longer one is an error, not a hang.
@@ -83,19 +79,14 @@ type stream struct {
 // clock returns r's reading of the replay's clock.
 func (s *stream) clock(r request) time.Duration { return time.Duration(r.at * uint64(s.unit)) }
 
-// scale returns the first of units at which the engine holds the stream's
-// limit (capacity tokens per window, burst capacity) exactly, or else
-// exactUnit, and the limit; or an error for a limit no unit holds.
+// scale returns the first of units, or else exactUnit, at which the engine
+// holds the stream's limit (capacity tokens per window, burst capacity)
+// exactly, and the limit; or an error for a limit no unit holds.
 func (s *stream) scale() (time.Duration, atomicbucket.Limit, error) {
-	for _, u := range units {
+	for _, u := range append(slices.Clip(units), exactUnit(s.capacity, s.window)) {
 		if s.window > math.MaxInt64/int64(u) {
 			continue
 		}
-		if l, err := atomicbucket.NewLimit(s.capacity, time.Duration(s.window)*u, s.capacity); err == nil {
-			return u, l, nil
-		}
-	}
-	if u, ok := exactUnit(s.capacity, s.window); ok {
 		if l, err := atomicbucket.NewLimit(s.capacity, time.Duration(s.window)*u, s.capacity); err == nil {
 			return u, l, nil
 		}
