@@ -19,10 +19,11 @@ import (
 // units are the lengths one time unit of a stream stands for by choice: a
 // second, unless the stream's limit needs more than the engine's 64 bits to
 // stay exact at that scale (burst·period past 2^61 of its units, such as
-// 999983 per 3600 s, or a count that reduces past 2^20, such as 1048583 per
-// 1), and then the first finer one that fits. Where none fits, scale falls
-// back on exactUnit. A token bucket's decisions depend on times only as
-// counted in units, the window's among them, so the scale changes none.
+// 999983 per 3600 s), and then the first finer one that fits. Where none
+// fits (a count that reduces past 2^20 at each, such as 1048583 per 1),
+// scale falls back on exactUnit. A token bucket's decisions depend on times
+// only as counted in units, the window's among them, so the scale changes
+// none.
 var units = []time.Duration{time.Second, time.Millisecond, time.Microsecond, time.Nanosecond}
 
 // exactUnit is the time unit, in nanoseconds, at which capacity tokens per
