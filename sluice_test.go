@@ -122,6 +122,7 @@ func TestInvalidCost(t *testing.T) {
 		}
 	}
 	// A nil context is an error too, not a panic.
+	//lint:ignore SA1012 a nil context is what this checks
 	if err := l.Wait(nil, "k", 1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Wait(nil context) error %v", err)
 	}
@@ -481,6 +482,7 @@ func TestWait(t *testing.T) {
 	if err := l.Wait(ctx, "k", 1); err != nil { // blocks about 20ms, then takes
 		t.Fatal(err)
 	}
+	//lint:ignore SA4000 each Allow takes a token: two calls, two decisions
 	if l.Allow("k") && l.Allow("k") {
 		t.Fatal("Wait did not take its tokens")
 	}
@@ -522,6 +524,7 @@ func TestWaitEndedContext(t *testing.T) {
 func TestClockBackwards(t *testing.T) {
 	clk := clock.NewManual(time.Hour)
 	l := newLimiter(t, Per(1, time.Second), 2, WithClock(clk))
+	//lint:ignore SA4000 each Allow takes a token: the calls are the test
 	if !l.Allow("k") || !l.Allow("k") || l.Allow("k") {
 		t.Fatal("burst")
 	}
@@ -654,6 +657,7 @@ func TestGrowthWithSweeper(t *testing.T) {
 			defer wg.Done()
 			for i := range per {
 				k := fmt.Sprintf("w%d-%d", w, i)
+				//lint:ignore SA4000 each Allow takes a token: the calls are the test
 				if !l.Allow(k) || !l.Allow(k) || l.Allow(k) {
 					t.Errorf("key %s: not admitted twice and then denied", k)
 					return
