@@ -3,6 +3,7 @@ package sluice_test
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -101,6 +102,25 @@ func hotLimiter(b *testing.B, cc clockCase, hot string) *sluice.Limiter {
 	b.Cleanup(func() { lim.Close() })
 	lim.Allow(hot)
 	return lim
+}
+
+// BenchmarkAllowKeyLen is Allow on one hot key of each length around the
+// ways a key is compared (stripes' sameShort, sameWords and memequal): up
+// to 16 bytes in the key's slot, 17 to 48 a word at a time, longer ones by
+// the runtime's memequal. Serial, on the coarse clock, where the compare
+// is the largest share of a decision.
+func BenchmarkAllowKeyLen(b *testing.B) {
+	cc := clocks[slices.IndexFunc(clocks, func(c clockCase) bool { return c.name == "coarse" })]
+	for _, n := range []int{16, 17, 36, 48, 49, 64} {
+		hot := strings.Repeat("k", n)
+		b.Run(fmt.Sprintf("impl=sluice/clock=%s/keylen=%d/mode=serial", cc.name, n), func(b *testing.B) {
+			lim := hotLimiter(b, cc, hot)
+			loop(b, "serial", func() bool { return lim.Allow(hot) })
+			if s := lim.Stats(); s.Denied != 0 {
+				b.Fatalf("the admitting setup denied %d of %d", s.Denied, s.Allowed)
+			}
+		})
+	}
 }
 
 // BenchmarkAllowN is AllowN on one existing hot key, cost 1: the path that

@@ -158,14 +158,15 @@ func (t *table[B]) find(k Key) *B {
 		c := gr.ctrl.Load()
 		for m := match(c, tag); m != 0; m &= m - 1 {
 			// The key compare is written out here, not called, so that
-			// a decision's lookup makes no call (no difference was
+			// a short key's lookup makes no call (no difference was
 			// measurable in the benchmarks; the profile lost the call).
+			// A long key's makes one, to sameWords or memequal.
 			i := slotOf(m)
 			if len(k.S) <= inlineKey {
 				if int(gr.lens[i]) == len(k.S) && sameShort(&gr.keys[i], k.S) {
 					return &gr.b[i]
 				}
-			} else if gr.lens[i] == longKey && t.long[g][i] == k.S {
+			} else if gr.lens[i] == longKey && sameLong(t.long[g][i], k.S) {
 				return &gr.b[i]
 			}
 		}
@@ -194,6 +195,44 @@ func sameShort(kb *[inlineKey]byte, s string) bool {
 	b := unsafe.Slice(unsafe.StringData(s), n)
 	return binary.LittleEndian.Uint64(b) == binary.LittleEndian.Uint64(kb[:8]) &&
 		binary.LittleEndian.Uint64(b[n-8:]) == binary.LittleEndian.Uint64(kb[n-8:])
+}
+
+// sameLong reports whether a == b, for keys longer than inlineKey, and
+// inlines into find. Up to sameLongMax bytes it calls sameWords, not the
+// runtime's memequal, which a string comparison calls: for the keys of
+// 17 to 48 bytes that APIs use (32-byte API keys, 36-byte UUIDs), a
+// decision took 0.7 to 2.6 ns less (see sameLongMax); longer keys are left to
+// memequal's wide compares, which the word loop does not match.
+func sameLong(a, b string) bool {
+	if len(b) > sameLongMax {
+		return a == b
+	}
+	return len(a) == len(b) && sameWords(a, b)
+}
+
+// sameLongMax is the longest key sameWords compares. A hot key's decision
+// on the coarse clock, serial, medians of 12 alternating processes
+// (README, The engine alone): 17 bytes 23.9 → 22.9 ns, 36 bytes 27.5 →
+// 25.2, 48 bytes 28.0 → 25.4 with the word loop instead of memequal; at
+// 64 bytes the loop took 27.6 against memequal's 25.6 (5 processes).
+const sameLongMax = 48
+
+// sameWords reports whether a and b, of one length n, inlineKey < n <=
+// sameLongMax, hold the same bytes, a word at a time: every word read lies
+// inside both strings, the last one overlapping the one before. It is
+// kept out of line: inlined into sameLong, it would keep sameLong out of
+// find, and put a second call on the path of the keys past sameLongMax.
+//
+//go:noinline
+func sameWords(a, b string) bool {
+	n := uintptr(len(b))
+	pa, pb := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.StringData(b))
+	for off := uintptr(0); off < n-8; off += 8 {
+		if load64(pa, off) != load64(pb, off) {
+			return false
+		}
+	}
+	return load64(pa, n-8) == load64(pb, n-8)
 }
 
 // key returns the key of slot i of group g. A short key's string points

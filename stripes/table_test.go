@@ -433,8 +433,13 @@ func BenchmarkTally(b *testing.B) {
 // byte: a key differing from the stored one in any one byte, at any length,
 // is a different key. Both keys are given the same hash, so that the probe
 // reaches the stored key's slot and only its bytes can tell them apart.
+// The lengths run past sameLongMax, so that both of sameLong's ways of
+// comparing are held to it.
 func TestFindCompares(t *testing.T) {
-	base := strings.Repeat("0123456789abcdef", 3)
+	base := strings.Repeat("0123456789abcdef", 5)
+	if len(base) < sameLongMax+16 {
+		t.Fatalf("base of %d bytes: lengthen it past sameLongMax (%d)", len(base), sameLongMax)
+	}
 	for n := 0; n <= len(base); n++ {
 		key := base[:n]
 		tb := newTable[ctr](1, 1)
