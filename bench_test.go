@@ -289,20 +289,27 @@ func BenchmarkAllowKeysSharing(b *testing.B) {
 // limit, where a stripe asks the sweeper for the table it will grow into
 // (stripes.Server): measured at once (after=0s), that table is still held;
 // 300ms after the last key, a review has dropped it, no more keys having
-// come.
+// come. keylen=36 is 1M keys of a UUID's 36 bytes, too long for a slot:
+// each is cloned (its clone subtracted as the keys' bytes), and its
+// string header kept in its group's array of long keys.
 func BenchmarkMemory(b *testing.B) {
 	for _, c := range []struct {
 		n     int
 		after time.Duration
-	}{{1_000_000, 0}, {1_340_000, 0}, {1_340_000, 300 * time.Millisecond}} {
-		b.Run(fmt.Sprintf("keys=%d/after=%v", c.n, c.after), func(b *testing.B) {
-			memory(b, c.n, c.after)
+		uuid  bool
+	}{{1_000_000, 0, false}, {1_340_000, 0, false}, {1_340_000, 300 * time.Millisecond, false}, {1_000_000, 0, true}} {
+		keys, keylen := makeKeys(c.n), 12
+		if c.uuid {
+			keys, keylen = makeUUIDs(c.n), 36
+		}
+		b.Run(fmt.Sprintf("keys=%d/keylen=%d/after=%v", c.n, keylen, c.after), func(b *testing.B) {
+			memory(b, keys, c.after)
 		})
 	}
 }
 
-func memory(b *testing.B, n int, after time.Duration) {
-	keys := makeKeys(n)
+func memory(b *testing.B, keys []string, after time.Duration) {
+	n := len(keys)
 	for i := 0; i < b.N; i++ {
 		keyBytes := heapDelta(func() any {
 			c := make([]string, 0, n)
@@ -340,6 +347,15 @@ func heapDelta(f func() any) int64 {
 	}
 	runtime.KeepAlive(v)
 	return int64(after.HeapAlloc) - int64(before.HeapAlloc)
+}
+
+// makeUUIDs returns n distinct keys shaped as UUIDs, 36 bytes each.
+func makeUUIDs(n int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", i*2654435761%(1<<32), i>>16&0xffff, i&0xfff, i>>4&0xfff, i)
+	}
+	return keys
 }
 
 func makeKeys(n int) []string {
