@@ -353,7 +353,7 @@ func heapDelta(f func() any) int64 {
 func makeUUIDs(n int) []string {
 	keys := make([]string, n)
 	for i := range keys {
-		keys[i] = fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", i*2654435761%(1<<32), i>>16&0xffff, i&0xfff, i>>4&0xfff, i)
+		keys[i] = fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", uint32(i)*2654435761, i>>16&0xffff, i&0xfff, i>>4&0xfff, i)
 	}
 	return keys
 }
