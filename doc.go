@@ -34,9 +34,10 @@
 //
 // A key costs a slot of its stripe's table, which holds its uint64 state
 // and, up to 16 bytes, the key itself: about 50 bytes a key at 1M keys, or
-// 34 besides the key's own bytes (BenchmarkMemory). A key whose bucket has
-// been full for the idle TTL (WithIdleTTL) is evicted; it comes back full
-// on its next request, exactly as if it had stayed. WithMaxKeys caps the
+// 34 besides the key's own bytes (BenchmarkMemory); a longer key is
+// copied beside the table, and costs about 64 besides its copy. A key
+// whose bucket has been full for the idle TTL (WithIdleTTL) is evicted; it
+// comes back full on its next request, exactly as if it had stayed. WithMaxKeys caps the
 // number of keys against forged-key floods: at the cap, a request for a
 // new key is refused with OverCapacity and counted in Stats.Refused,
 // existing keys are decided as usual, and the sweeper evicts every full
