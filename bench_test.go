@@ -290,8 +290,8 @@ func BenchmarkAllowKeysSharing(b *testing.B) {
 // (stripes.Server): measured at once (after=0s), that table is still held;
 // 300ms after the last key, a review has dropped it, no more keys having
 // come. keylen=36 is 1M keys of a UUID's 36 bytes, too long for a slot:
-// each is cloned (its clone subtracted as the keys' bytes), and its
-// string header kept in its group's array of long keys.
+// each is cloned (its clone subtracted as the keys' bytes), its length
+// kept in its slot and a pointer to it in its group's array of long keys.
 func BenchmarkMemory(b *testing.B) {
 	for _, c := range []struct {
 		n     int
