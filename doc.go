@@ -37,11 +37,11 @@
 // 34 besides the key's own bytes (BenchmarkMemory); a longer key is
 // copied beside the table, and costs about 64 besides its copy. A key
 // whose bucket has been full for the idle TTL (WithIdleTTL) is evicted; it
-// comes back full on its next request, exactly as if it had stayed. WithMaxKeys caps the
-// number of keys against forged-key floods: at the cap, a request for a
-// new key is refused with OverCapacity and counted in Stats.Refused,
-// existing keys are decided as usual, and the sweeper evicts every full
-// bucket at once to make room. Refusing, rather than evicting a key that
-// still owes tokens, is the only policy that never admits more than the
-// limit.
+// comes back full on its next request, exactly as if it had stayed.
+// WithMaxKeys caps the number of keys against forged-key floods: at the
+// cap, a request for a new key is refused with OverCapacity and counted in
+// Stats.Refused, existing keys are decided as usual, and the sweeper
+// evicts every full bucket at once to make room. Refusing, rather than
+// evicting a key that still owes tokens, is the only policy that never
+// admits more than the limit.
 package sluice
