@@ -298,6 +298,10 @@ func TestEvictionUnobservable(t *testing.T) {
 			for i := 0; i < l.table.Len(); i++ {
 				evicted += sweeper.Stripe(l.table, i, &l.limit, clk, 0)
 			}
+			// On one P (go test -cpu 1) the workers run only when this
+			// loop yields: without it, each waited for preemption, 10 ms,
+			// and the test took 20 s.
+			runtime.Gosched()
 			select {
 			case <-started:
 			default:
@@ -359,6 +363,13 @@ func TestConcurrentBound(t *testing.T) {
 				if l.Allow(fmt.Sprint("k", k)) {
 					admitted[k].Add(1)
 				}
+				if i%64 == 63 {
+					// On one P the clock's goroutine, asleep between
+					// advances, runs only when the others yield: without
+					// this, each advance waited for a preemption (10 ms)
+					// and the test took 10 s under go test -cpu 1.
+					runtime.Gosched()
+				}
 			}
 		}()
 	}
@@ -374,6 +385,7 @@ func TestConcurrentBound(t *testing.T) {
 			for i := 0; i < l.table.Len(); i++ {
 				sweeper.Stripe(l.table, i, &l.limit, clk, 0)
 			}
+			runtime.Gosched() // as the workers do
 		}
 	}()
 	for i := 0; i < 500; i++ {
