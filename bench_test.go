@@ -104,6 +104,52 @@ func hotLimiter(b *testing.B, cc clockCase, hot string) *sluice.Limiter {
 	return lim
 }
 
+// BenchmarkAllowPaired measures issue 2's ratio, Allow on a hot key against
+// the floor, with the two taking turns in one loop (sluice.Paired: blocks
+// of a thousand decisions in ABBA order, each timed). BenchmarkAllow's
+// sub-benchmarks run seconds apart, and their ratio takes in the machine's
+// drift between them; each also makes two closure calls a decision
+// (loop), about 3 ns here, which both sides pay and which so pull the
+// ratio towards 1. Here the decisions are written out in each block's
+// loop. It reports the medians over the pairs: sluice's ns a decision
+// (ns/op), the floor's (floor-ns/op) and sluice÷floor.
+func BenchmarkAllowPaired(b *testing.B) {
+	const hot = "user:12345678"
+	for _, cc := range clocks {
+		b.Run(fmt.Sprintf("clock=%s/keylen=%d", cc.name, len(hot)), func(b *testing.B) {
+			clk, stop := cc.make()
+			defer stop()
+			f := &floor{m: xsync.NewMapOf[string, *atomic.Uint64](), clk: clk}
+			f.m.Store(hot, new(atomic.Uint64))
+			lim, err := sluice.New(admitAll, admitBurst, sluice.WithClock(clk))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer lim.Close()
+			if !f.allow(hot) || !lim.Allow(hot) {
+				b.Fatal("setup broken: the floor or the admitting limiter refused the hot key")
+			}
+			nsFloor, nsSluice, ratio := sluice.Paired(b,
+				func(n int) {
+					for range n {
+						f.allow(hot)
+					}
+				},
+				func(n int) {
+					for range n {
+						lim.Allow(hot)
+					}
+				})
+			if s := lim.Stats(); s.Denied != 0 {
+				b.Fatalf("the admitting setup denied %d of %d", s.Denied, s.Allowed)
+			}
+			b.ReportMetric(nsSluice, "ns/op")
+			b.ReportMetric(nsFloor, "floor-ns/op")
+			b.ReportMetric(ratio, "sluice/floor")
+		})
+	}
+}
+
 // BenchmarkAllowKeyLen is Allow on one hot key of each length around the
 // ways a key is compared (stripes' sameShort, sameWords and memequal): up
 // to 16 bytes in the key's slot, 17 to 48 a word at a time, longer ones by

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/puzpuzpuz/xsync/v3"
 	"github.com/seed997/sluice/atomicbucket"
 	"github.com/seed997/sluice/clock"
 	"github.com/seed997/sluice/stripes"
@@ -63,13 +64,21 @@ func BenchmarkMemoryTable(b *testing.B) {
 }
 
 // BenchmarkAllowParts takes a hot key's decision apart, each part written
-// out in the loop as Allow has it, so that what lies between sluice and
-// the floor in bench_test.go can be read part by part: part=lookup-cas is
-// the clock read, the key's hash and the table's walk, and one CAS on the
-// bucket's word (the floor, built of sluice's own table); part=decide
-// puts the exact arithmetic and the limit checks in place of the bare CAS
-// (TryOne); part=count adds the per-P count; part=allow is Allow itself,
-// with its call and its clock switch.
+// out in the loop as Allow has it, and times each step from one part to
+// the next with Paired, the two in turns, so that a step of a nanosecond
+// reads as one on this shared machine. The parts: lookup-cas is the clock
+// read, the key's hash, the table's walk and one CAS on the bucket's word
+// (a floor built of sluice's own table); decide puts the exact arithmetic
+// and the limit checks in place of the bare CAS (TryOne); count adds the
+// per-P count; allow is Allow itself, with its call and its clock switch.
+// Each reads the clock after hashing the key, as Allow does; step=clock is
+// decide with the clock read first, as Allow had it until this was
+// measured. Two more steps measure the lookup: step=hash is lookup-cas with the
+// key's hash computed once, outside the loop, against lookup-cas (what the
+// hash adds), and step=xsync is bench_test.go's floor, an xsync map's load
+// and one CAS, against lookup-cas. Each step reports both parts' ns a
+// decision (from-ns/op, to-ns/op), what the step adds (added-ns, the
+// difference of those medians) and the median ratio to÷from.
 func BenchmarkAllowParts(b *testing.B) {
 	coarse := clock.NewCoarse(time.Millisecond)
 	defer coarse.Stop()
@@ -97,40 +106,89 @@ func BenchmarkAllowParts(b *testing.B) {
 		}
 		const key = "user:12345678"
 		l.Allow(key)
+		m := xsync.NewMapOf[string, *atomic.Uint64]()
+		m.Store(key, new(atomic.Uint64))
+		st0, k0 := l.table.Of(key)
 		read := cc.read
-		b.Run("clock="+cc.name+"/part=lookup-cas", func(b *testing.B) {
-			for range b.N {
-				read()
-				st, k := l.table.Of(key)
-				s := (*atomic.Uint64)(unsafe.Pointer(st.Load(k)))
-				old := s.Load()
-				s.CompareAndSwap(old, old)
-			}
-		})
-		for _, part := range []string{"decide", "count"} {
-			count := part == "count"
-			b.Run("clock="+cc.name+"/part="+part, func(b *testing.B) {
-				for range b.N {
+		parts := map[string]func(n int){
+			"xsync": func(n int) { // as the floor orders it
+				for range n {
+					s, _ := m.Load(key)
+					old := s.Load()
+					s.CompareAndSwap(old, uint64(read()))
+				}
+			},
+			"lookup-cas-hashed": func(n int) {
+				for range n {
+					now := read()
+					s := (*atomic.Uint64)(unsafe.Pointer(st0.Load(k0)))
+					old := s.Load()
+					s.CompareAndSwap(old, uint64(now))
+				}
+			},
+			"lookup-cas": func(n int) {
+				for range n {
+					st, k := l.table.Of(key)
+					now := read()
+					s := (*atomic.Uint64)(unsafe.Pointer(st.Load(k)))
+					old := s.Load()
+					s.CompareAndSwap(old, uint64(now))
+				}
+			},
+			"decide": func(n int) {
+				for range n {
+					st, k := l.table.Of(key)
+					now := read()
+					if !st.Load(k).TryOne(&l.limit, now) {
+						panic("the admitting setup denied")
+					}
+				}
+			},
+			"decide-clock-first": func(n int) {
+				for range n {
 					now := read()
 					st, k := l.table.Of(key)
 					if !st.Load(k).TryOne(&l.limit, now) {
-						b.Fatal("the admitting setup denied")
-					}
-					if count {
-						p := stripes.Pin()
-						l.table.Tally(p, true)
-						stripes.Unpin()
+						panic("the admitting setup denied")
 					}
 				}
+			},
+			"count": func(n int) {
+				for range n {
+					st, k := l.table.Of(key)
+					now := read()
+					if !st.Load(k).TryOne(&l.limit, now) {
+						panic("the admitting setup denied")
+					}
+					p := stripes.Pin()
+					l.table.Tally(p, true)
+					stripes.Unpin()
+				}
+			},
+			"allow": func(n int) {
+				for range n {
+					if !l.Allow(key) {
+						panic("the admitting setup denied")
+					}
+				}
+			},
+		}
+		for _, step := range []struct{ name, from, to string }{
+			{"hash", "lookup-cas-hashed", "lookup-cas"},
+			{"xsync", "xsync", "lookup-cas"},
+			{"decide", "lookup-cas", "decide"},
+			{"clock", "decide", "decide-clock-first"},
+			{"count", "decide", "count"},
+			{"allow", "count", "allow"},
+		} {
+			b.Run("clock="+cc.name+"/step="+step.name, func(b *testing.B) {
+				from, to, ratio := Paired(b, parts[step.from], parts[step.to])
+				b.ReportMetric(to, "ns/op")
+				b.ReportMetric(from, "from-ns/op")
+				b.ReportMetric(to-from, "added-ns")
+				b.ReportMetric(ratio, "to/from")
 			})
 		}
-		b.Run("clock="+cc.name+"/part=allow", func(b *testing.B) {
-			for range b.N {
-				if !l.Allow(key) {
-					b.Fatal("the admitting setup denied")
-				}
-			}
-		})
 		l.Close()
 	}
 }

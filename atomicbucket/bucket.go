@@ -54,8 +54,8 @@ func (b *Bucket) Allow(l *Limit, clk clock.Clock, cost int64) Status {
 }
 
 // AllowFrom is Allow with the clock already read: now is clk's reading,
-// taken by the caller just before (a caller that reads the clock first can
-// overlap the read with its own work, such as hashing the key). A state
+// taken by the caller just before, where it costs the caller least (sluice's
+// Allow reads it after hashing the key, before the bucket's load). A state
 // further ahead of now than a fresh reading allows makes it read clk again.
 func (b *Bucket) AllowFrom(l *Limit, clk clock.Clock, now time.Duration, cost int64) Status {
 	st, _, _ := b.take(l, clk, now, cost)
