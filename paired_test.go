@@ -12,7 +12,7 @@ import (
 const pairedBlock = 1000
 
 // Paired times two loops of the same work against each other, for a
-// ratio this shared machine's drift cannot move: a and c each run n
+// ratio that this shared machine's drift moves little: a and c each run n
 // decisions (written out in the loop, with no call per decision that the
 // code measured does not make), a block of pairedBlock at a time, taking
 // turns in ABBA order so that neither always goes first, until b.N
