@@ -128,7 +128,8 @@ func BenchmarkAllowParts(b *testing.B) {
 			},
 			"lookup-cas": func(n int) {
 				for range n {
-					st, k := l.table.Of(key)
+					h := l.table.Hash(key)
+					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 					now := read()
 					s := (*atomic.Uint64)(unsafe.Pointer(st.Load(k)))
 					old := s.Load()
@@ -137,7 +138,8 @@ func BenchmarkAllowParts(b *testing.B) {
 			},
 			"decide": func(n int) {
 				for range n {
-					st, k := l.table.Of(key)
+					h := l.table.Hash(key)
+					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 					now := read()
 					if !st.Load(k).TryOne(&l.limit, now) {
 						panic("the admitting setup denied")
@@ -147,7 +149,8 @@ func BenchmarkAllowParts(b *testing.B) {
 			"decide-clock-first": func(n int) {
 				for range n {
 					now := read()
-					st, k := l.table.Of(key)
+					h := l.table.Hash(key)
+					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 					if !st.Load(k).TryOne(&l.limit, now) {
 						panic("the admitting setup denied")
 					}
@@ -155,7 +158,8 @@ func BenchmarkAllowParts(b *testing.B) {
 			},
 			"count": func(n int) {
 				for range n {
-					st, k := l.table.Of(key)
+					h := l.table.Hash(key)
+					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 					now := read()
 					if !st.Load(k).TryOne(&l.limit, now) {
 						panic("the admitting setup denied")

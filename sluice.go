@@ -171,8 +171,10 @@ func (l *Limiter) Allow(key string) bool {
 	// inlines, and the default clock's TryNow inlines to one call of its
 	// assembly). This is atomicbucket's readClock written out: readClock
 	// is too large to inline, so calling it would put one more call on
-	// this path.
-	st, k := l.table.Of(key)
+	// this path. The key is hashed with Table.Hash and its stripe found
+	// with Table.Stripe rather than with Of, which would be one more call
+	// (see Hash).
+	h := l.table.Hash(key)
 	var now time.Duration
 	switch c := l.clock.(type) {
 	case *clock.Counter:
@@ -185,6 +187,7 @@ func (l *Limiter) Allow(key string) bool {
 	default:
 		now = l.clock.Now()
 	}
+	st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 	if b := st.Load(k); b != nil {
 		// The hot path: an existing key, cost 1, no Decision to fill.
 		// TryOne inlines here and admits in the common case, DeniesOne

@@ -150,7 +150,9 @@ func newMutex(c Config) (Limiter, func(), error) {
 }
 
 func (m *mutexLimiter) Allow(key string) bool {
-	st, k := m.table.Of(key)
+	// The key's stripe found as sluice's Allow finds it (stripes.Table.Hash).
+	h := m.table.Hash(key)
+	st, k := m.table.Stripe(h), stripes.Key{Hash: h, S: key}
 	b := st.Load(k)
 	for {
 		if b == nil {
