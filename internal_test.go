@@ -11,8 +11,25 @@ import (
 	"github.com/puzpuzpuz/xsync/v3"
 	"github.com/seed997/sluice/atomicbucket"
 	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/internal/shorthash"
 	"github.com/seed997/sluice/stripes"
 )
+
+// Allow hashes a key of 9 to 16 bytes with shorthash.Sum under the table's
+// seed, and every other with the table's Hash: both must give the hash the
+// table files the key under, or Allow's lookup would miss every existing
+// key of those lengths and take the slow path (deciding the same, slower).
+func TestAllowHashIsTables(t *testing.T) {
+	for _, seeded := range []int{1, 2} {
+		l := newLimiter(t, Per(1, time.Second), 1)
+		for n := 9; n <= 16; n++ {
+			key := strings.Repeat(fmt.Sprint(seeded), n)
+			if got, want := shorthash.Sum(key, l.table.Seed()), l.table.Hash(key); got != want {
+				t.Fatalf("limiter %d, %d-byte key: shorthash.Sum under the table's seed %#x, the table's hash %#x", seeded, n, got, want)
+			}
+		}
+	}
+}
 
 // The limiter keeps its own copy of a key, so a key sliced from a large
 // request buffer does not keep the buffer alive.

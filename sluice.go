@@ -10,6 +10,7 @@ import (
 	"github.com/seed997/sluice/atomicbucket"
 	"github.com/seed997/sluice/clock"
 	"github.com/seed997/sluice/internal/mutant"
+	"github.com/seed997/sluice/internal/shorthash"
 	"github.com/seed997/sluice/stripes"
 	"github.com/seed997/sluice/sweeper"
 )
@@ -173,8 +174,14 @@ func (l *Limiter) Allow(key string) bool {
 	// is too large to inline, so calling it would put one more call on
 	// this path. The key is hashed with Table.Hash and its stripe found
 	// with Table.Stripe rather than with Of, which would be one more call
-	// (see Hash).
-	h := l.table.Hash(key)
+	// (see Hash), and a key of 9 to 16 bytes, most keys, with
+	// shorthash.Sum, which inlines here, rather than with Hash, a call.
+	var h uint64
+	if n := len(key); n > 8 && n <= 16 {
+		h = shorthash.Sum(key, l.table.Seed())
+	} else {
+		h = l.table.Hash(key)
+	}
 	var now time.Duration
 	switch c := l.clock.(type) {
 	case *clock.Counter:

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unsafe"
+
+	"github.com/seed997/sluice/internal/shorthash"
 )
 
 // The key's hash is XXH3-64 with a seed (XXH3_64bits_withSeed), the
@@ -56,8 +58,7 @@ const (
 	flip0      = 0x8726f9105dc21ddc // words 56 ^ 64: the empty key
 	flip1to3   = 0x87275a9b         // 32-bit words 0 ^ 4: keys of 1 to 3 bytes
 	flip4to8   = 0xc73ab174c5ecd5a2 // words 8 ^ 16: keys of 4 to 8 bytes
-	flip9to16a = 0x6782737bea4239b9 // words 24 ^ 32: keys of 9 to 16 bytes, the first word
-	flip9to16b = 0xaf56bc3b0996523a // words 40 ^ 48: and the last
+	// Keys of 9 to 16 bytes: shorthash.Flip9to16A and Flip9to16B.
 
 	stripeLen    = 64 // bytes of input per stripe of the long loop
 	stripesBlock = (secretSize - stripeLen) / 8
@@ -84,10 +85,7 @@ func hashKey(s string, seed uint64, sec *[secretSize]byte) uint64 {
 	case n > 16:
 		return hashMid(p, n, seed, sec)
 	case n > 8:
-		lo := load64(p, 0) ^ (flip9to16a + seed)
-		hi := load64(p, n-8) ^ (flip9to16b - seed)
-		acc := uint64(n) + bits.ReverseBytes64(lo) + hi + fold(lo, hi)
-		return avalanche(acc)
+		return shorthash.Sum(s, seed)
 	case n >= 4:
 		seed ^= uint64(bits.ReverseBytes32(uint32(seed))) << 32
 		x := (uint64(load32(p, n-4)) | uint64(load32(p, 0))<<32) ^ (flip4to8 - seed)

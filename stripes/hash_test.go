@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/seed997/sluice/internal/shorthash"
 )
 
 var hashSink uint64
@@ -89,8 +91,8 @@ func TestSecretWords(t *testing.T) {
 		{"flip0", flip0, w(56) ^ w(64)},
 		{"flip1to3", flip1to3, w32(0) ^ w32(4)},
 		{"flip4to8", flip4to8, w(8) ^ w(16)},
-		{"flip9to16a", flip9to16a, w(24) ^ w(32)},
-		{"flip9to16b", flip9to16b, w(40) ^ w(48)},
+		{"shorthash.Flip9to16A", shorthash.Flip9to16A, w(24) ^ w(32)},
+		{"shorthash.Flip9to16B", shorthash.Flip9to16B, w(40) ^ w(48)},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %#x, the secret gives %#x", c.name, c.got, c.want)

@@ -245,6 +245,10 @@ func (t *Table[B, P]) Of(key string) (*Stripe[B, P], Key) {
 // with and without it in turns).
 func (t *Table[B, P]) Hash(key string) uint64 { return hashKey(key, t.seed, &t.secret) }
 
+// Seed is the seed of the table's key hash: Hash(key) is
+// shorthash.Sum(key, Seed()) for a key of 9 to 16 bytes.
+func (t *Table[B, P]) Seed() uint64 { return t.seed }
+
 // Stripe returns the stripe of a key whose hash is h (see Hash).
 func (t *Table[B, P]) Stripe(h uint64) *Stripe[B, P] { return &t.stripes[h&t.mask] }
 
