@@ -145,7 +145,7 @@ func BenchmarkAllowParts(b *testing.B) {
 			},
 			"lookup-cas": func(n int) {
 				for range n {
-					h := l.table.Hash(key)
+					h := shorthash.Sum(key, l.table.Seed())
 					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 					now := read()
 					s := (*atomic.Uint64)(unsafe.Pointer(st.Load(k)))
@@ -155,7 +155,7 @@ func BenchmarkAllowParts(b *testing.B) {
 			},
 			"decide": func(n int) {
 				for range n {
-					h := l.table.Hash(key)
+					h := shorthash.Sum(key, l.table.Seed())
 					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 					now := read()
 					if !st.Load(k).TryOne(&l.limit, now) {
@@ -166,7 +166,7 @@ func BenchmarkAllowParts(b *testing.B) {
 			"decide-clock-first": func(n int) {
 				for range n {
 					now := read()
-					h := l.table.Hash(key)
+					h := shorthash.Sum(key, l.table.Seed())
 					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 					if !st.Load(k).TryOne(&l.limit, now) {
 						panic("the admitting setup denied")
@@ -175,7 +175,7 @@ func BenchmarkAllowParts(b *testing.B) {
 			},
 			"count": func(n int) {
 				for range n {
-					h := l.table.Hash(key)
+					h := shorthash.Sum(key, l.table.Seed())
 					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 					now := read()
 					if !st.Load(k).TryOne(&l.limit, now) {
