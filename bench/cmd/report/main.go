@@ -450,6 +450,24 @@ func printTargets(data map[key]map[string][]float64, par string) {
 	for _, t := range ts {
 		fmt.Printf("  %-12s %-70s %6s  (%s)\n", t.met(), t.what, num(t.value, 2), t.result)
 	}
+	fmt.Print(floorNote(ts))
+}
+
+// floorNote qualifies the core engine's floor targets, where the run
+// measured one: the suite calls sluice and the floor alike through its
+// Limiter interface and its loop, a few ns a decision that both pay, so
+// its ratio reads nearer 1 than the engine's own, and a "met" here is not
+// the target met. The engine's own ratio comes from the root package's
+// paired blocks.
+func floorNote(ts []target) string {
+	for _, t := range ts {
+		if strings.HasPrefix(t.what, "core engine") && !math.IsNaN(t.value) {
+			return "  (core engine: through this suite's Limiter interface and loop, which both sides pay, the ratio reads nearer 1\n" +
+				"   than the engine's own; the target is held to the root package's paired blocks:\n" +
+				"   go test -run '^$' -bench AllowPaired -count 3 . in the repository's root (README, The engine alone))\n"
+		}
+	}
+	return ""
 }
 
 var implOrder = []string{"sluice", "sluice-coarse", "sluice-mono", "sluice-mutex", "floor", "floor-mono", "x-time-rate", "go-limiter",

@@ -279,3 +279,23 @@ BenchmarkLimiters/scenario=hot-allow/impl=go-limiter/mode=serial 1 80 ns/op
 		t.Errorf("one round listed: %q", r)
 	}
 }
+
+// The core engine's floor target is qualified wherever the run measured
+// it, whatever it reads: through the suite's interface a "met" is not the
+// target met. A run without the floor prints no note.
+func TestFloorNote(t *testing.T) {
+	with := `BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial 1 21 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=floor/mode=serial 1 21 ns/op
+`
+	_, ts := targetsOf(t, with)
+	if n := floorNote(ts); !strings.Contains(n, "-bench AllowPaired") {
+		t.Errorf("a run with the floor: note %q", n)
+	}
+	without := `BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial 1 21 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=go-limiter/mode=serial 1 70 ns/op
+`
+	_, ts = targetsOf(t, without)
+	if n := floorNote(ts); n != "" {
+		t.Errorf("a run without the floor: note %q", n)
+	}
+}
