@@ -89,6 +89,22 @@ func ExampleWithMaxKeys() {
 	// keys=2 allowed=3 refused=1
 }
 
+// A limiter whose caller exports no decision counts can leave them out:
+// the decisions are the same, a little cheaper, and Stats says that
+// Allowed and Denied are not kept rather than reading them as zero
+// decisions made.
+func ExampleWithoutDecisionCounts() {
+	lim, _ := sluice.New(sluice.Per(1, time.Second), 2, sluice.WithoutDecisionCounts(), sluice.WithClock(clock.NewManual(0)))
+	defer lim.Close()
+
+	fmt.Println(lim.Allow("alice"), lim.Allow("alice"), lim.Allow("alice"))
+	s := lim.Stats()
+	fmt.Printf("counted=%v keys=%d allowed=%d denied=%d\n", s.Counted, s.Keys, s.Allowed, s.Denied)
+	// Output:
+	// true true false
+	// counted=false keys=1 allowed=0 denied=0
+}
+
 // AllowAt decides at an explicit time, a reading of the limiter's clock:
 // one reading for a batch of keys, say, or times replayed from a log. At
 // three per ten seconds a token comes every 3333333333⅓ ns, and the limiter

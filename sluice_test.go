@@ -172,11 +172,107 @@ func TestStatsExact(t *testing.T) {
 	}
 }
 
+// TestWithoutDecisionCounts runs one stream of requests through a limiter
+// that counts its decisions and one made WithoutDecisionCounts, each on its
+// own manual clock moved alike: every decision is the same (the option
+// skips the count, nothing else), the uncounted one's Stats says Counted
+// false with Allowed and Denied 0, and its keys, refusals and evictions are
+// counted as the other's. The stream takes each path a decision can: Allow
+// admitting and denying on an existing key, a new key, a key the sweeper
+// evicted, AllowN and AllowAt, a cost past the burst, the key cap.
+func TestWithoutDecisionCounts(t *testing.T) {
+	type pair struct {
+		clk *clock.Manual
+		l   *Limiter
+	}
+	var ls [2]pair
+	for i, opts := range [][]Option{nil, {WithoutDecisionCounts()}} {
+		clk := clock.NewManual(time.Hour)
+		opts = append(opts, WithClock(clk), WithMaxKeys(4), WithIdleTTL(time.Second))
+		ls[i] = pair{clk, newLimiter(t, Per(3, 10*time.Second), 3, opts...)}
+	}
+	var allowed, denied int64
+	step := 0
+	same := func(what string, decide func(l *Limiter) Decision) {
+		t.Helper()
+		step++
+		a, b := decide(ls[0].l), decide(ls[1].l)
+		if a != b {
+			t.Fatalf("step %d, %s: counted %+v, uncounted %+v", step, what, a, b)
+		}
+		switch a.Status {
+		case Allowed:
+			allowed++
+		case Denied, TooLarge:
+			denied++
+		}
+	}
+	allow := func(key string) func(*Limiter) Decision {
+		return func(l *Limiter) Decision {
+			if l.Allow(key) {
+				return Decision{Status: Allowed}
+			}
+			return Decision{Status: Denied}
+		}
+	}
+	allowN := func(key string, n int) func(*Limiter) Decision {
+		return func(l *Limiter) Decision {
+			d, err := l.AllowN(key, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+	}
+	advance := func(d time.Duration) {
+		for _, p := range ls {
+			p.clk.Advance(d)
+		}
+	}
+	for i := range 5 {
+		same("Allow on a hot key", allow("hot"))
+		same("AllowN on a second key", allowN("user", 1+i%2))
+		same("a cost past the burst", allowN("user", 4))
+		advance(1500 * time.Millisecond)
+	}
+	for i := range 2 { // "hot" and "user" are two of the cap's four keys
+		same("a new key up to the cap", allow(fmt.Sprint("new", i)))
+	}
+	same("a new key at the cap", allowN("forged", 1))
+	same("AllowAt, explicit time", func(l *Limiter) Decision {
+		d, err := l.AllowAt("hot", 2, l.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	})
+	// Every bucket fills and the sweeper evicts it; the next request
+	// meets a new bucket.
+	advance(time.Minute)
+	for _, p := range ls {
+		waitFor(t, "the sweeper to evict the full buckets", func() bool { return p.l.Len() == 0 })
+	}
+	same("Allow after an eviction", allow("hot"))
+	same("AllowN after an eviction", allowN("user", 3))
+	same("a denial after it", allow("user"))
+
+	c, u := ls[0].l.Stats(), ls[1].l.Stats()
+	if !c.Counted || c.Allowed != allowed || c.Denied != denied {
+		t.Fatalf("the counting limiter's Stats %+v; the stream saw %d allowed, %d denied", c, allowed, denied)
+	}
+	if allowed == 0 || denied == 0 || c.Refused == 0 || c.Evictions == 0 {
+		t.Fatalf("the stream missed a path: %d allowed, %d denied, Stats %+v", allowed, denied, c)
+	}
+	if want := (Stats{Keys: c.Keys, Evictions: c.Evictions, Refused: c.Refused}); u != want {
+		t.Fatalf("the uncounted limiter's Stats %+v, want %+v", u, want)
+	}
+}
+
 func TestNoAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are checked by the non-race run of make test")
 	}
-	for _, opt := range []Option{WithClock(clock.NewMono()), WithClock(clock.NewManual(0))} {
+	for _, opt := range []Option{WithClock(clock.NewMono()), WithClock(clock.NewManual(0)), WithoutDecisionCounts()} {
 		l := newLimiter(t, Per(1000, time.Second), 10, opt)
 		l.Allow("hot")
 		for name, f := range map[string]func(){
