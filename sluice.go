@@ -217,7 +217,9 @@ func (l *Limiter) Allow(key string) bool {
 		// TryOne inlines here and admits in the common case, DeniesOne
 		// denies on an empty bucket; the rest (a lost CAS, a dead bucket,
 		// a stall since the clock read) goes to AllowFrom. Both count
-		// the decision with the parts of Count, which inline (count.go).
+		// the decision with the parts of Count, which inline (count.go),
+		// unless the limiter was made WithoutDecisionCounts: one test of
+		// a field, which measured nothing on the counting path.
 		// The CASAsStore mutant must reach its broken store in take, so
 		// that the stress harness still sees every admission go through it.
 		if !mutant.Is(mutant.CASAsStore) && b.TryOne(&l.limit, now) {
