@@ -31,6 +31,12 @@ func FuzzLimiter(f *testing.F) {
 		if stripes != 0 {
 			opts = append(opts, sluice.WithStripes(int(stripes)))
 		}
+		// An odd now also leaves the decision counts out, which must
+		// change no status below.
+		counted := now&1 == 0
+		if !counted {
+			opts = append(opts, sluice.WithoutDecisionCounts())
+		}
 		l, err := sluice.New(sluice.Per(int(n), time.Duration(per)), int(burst), opts...)
 		if err != nil {
 			invalid(t, err)
@@ -64,6 +70,9 @@ func FuzzLimiter(f *testing.F) {
 		} else if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, sluice.ErrNever) &&
 			!errors.Is(err, sluice.ErrOverCapacity) && !errors.Is(err, sluice.ErrDeadline) {
 			t.Fatalf("Wait: %v", err)
+		}
+		if s := l.Stats(); s.Counted != counted || !counted && (s.Allowed != 0 || s.Denied != 0) {
+			t.Fatalf("counting %v: Stats %+v", counted, s)
 		}
 	})
 }
