@@ -428,8 +428,9 @@ type Stats struct {
 	Counted bool
 }
 
-// Stats reads the counters. Each is exact; they are read one after another,
-// so under load they describe slightly different instants.
+// Stats reads the counters. Each is exact (Allowed and Denied where
+// Counted); they are read one after another, so under load they describe
+// slightly different instants.
 func (l *Limiter) Stats() Stats {
 	s := Stats{Keys: l.table.Keys(), Counted: !l.uncounted}
 	s.Allowed, s.Denied = l.table.Counts()
