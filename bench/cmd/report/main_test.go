@@ -96,6 +96,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(sample)
 	f.Add("BenchmarkLimiters/scenario=a/impl=b/mode=serial-2 10 5 ns/op 7\n")
 	f.Add("BenchmarkMemory/scenario=heap-1M/impl=x 1 NaN B/key\n")
+	f.Add("BenchmarkAllowPaired/clock=default/keylen=13/counts=on-2 10 19.6 ns/op 16.9 floor-ns/op 1.16 sluice/floor\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		data, _, err := parse(strings.NewReader(in))
 		if err != nil {
@@ -297,5 +298,67 @@ BenchmarkLimiters/scenario=hot-allow/impl=go-limiter/mode=serial 1 70 ns/op
 	_, ts = targetsOf(t, without)
 	if n := floorNote(ts); n != "" {
 		t.Errorf("a run without the floor: note %q", n)
+	}
+}
+
+// The core engine's floor targets come from the root package's paired
+// blocks where the run has them, the counting limiter's ratio the value
+// (median of the rounds), the uncounted one's beside it; a clock the run
+// has no paired lines for falls back on the suite's floor, and only such a
+// target brings the note. The paired lines add no GOMAXPROCS.
+func TestPairedFloor(t *testing.T) {
+	in := `BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial 1 21 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=floor/mode=serial 1 21 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=sluice-mono/mode=serial 1 40 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=floor-mono/mode=serial 1 42 ns/op
+BenchmarkAllowPaired/clock=default/keylen=13/counts=on-2 	 63085364	 19.61 ns/op	 16.95 floor-ns/op	 1.156 sluice/floor	 0 B/op	 0 allocs/op
+BenchmarkAllowPaired/clock=default/keylen=13/counts=off-2 	 65790176	 19.19 ns/op	 16.95 floor-ns/op	 1.111 sluice/floor	 0 B/op	 0 allocs/op
+BenchmarkAllowPaired/clock=coarse/keylen=13/counts=on-2 	 89532007	 14.35 ns/op	 11.88 floor-ns/op	 1.206 sluice/floor	 0 B/op	 0 allocs/op
+BenchmarkAllowPaired/clock=coarse/keylen=13/counts=off-2 	 94361670	 13.02 ns/op	 11.89 floor-ns/op	 1.095 sluice/floor	 0 B/op	 0 allocs/op
+BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial 1 22 ns/op
+BenchmarkLimiters/scenario=hot-allow/impl=floor/mode=serial 1 20 ns/op
+BenchmarkAllowPaired/clock=default/keylen=13/counts=on-2 	 63085364	 19.62 ns/op	 16.95 floor-ns/op	 1.05 sluice/floor	 0 B/op	 0 allocs/op
+BenchmarkAllowPaired/clock=default/keylen=13/counts=on-2 	 63085364	 20.80 ns/op	 16.95 floor-ns/op	 1.226 sluice/floor	 0 B/op	 0 allocs/op
+`
+	data, procs, err := parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(procs) != 1 || procs[0] != "1" {
+		t.Fatalf("procs %v: the paired lines' -2 is no GOMAXPROCS of the suite", procs)
+	}
+	_, ts := targetsOf(t, in)
+	got := map[string]target{}
+	for _, tg := range ts {
+		got[tg.what] = tg
+	}
+	def := got["core engine: hot key ≤ about 1.1× the floor, default clock"]
+	if def.value != 1.156 || def.met() != "not met" || def.viaSuite ||
+		!strings.HasPrefix(def.result, "sluice 19.62 ns ÷ floor 16.95 ns, paired blocks; by round: 1.156, 1.050, 1.226") ||
+		!strings.HasSuffix(def.result, "; WithoutDecisionCounts 1.111") {
+		t.Errorf("default clock: %+v", def)
+	}
+	if c := got["core engine: hot key ≤ about 1.1× the floor, coarse clock"]; c.value != 1.206 || c.met() != "not met" ||
+		c.result != "sluice 14.35 ns ÷ floor 11.88 ns, paired blocks; WithoutDecisionCounts 1.095" {
+		t.Errorf("coarse clock: %+v", c)
+	}
+	mono := got["core engine: hot key ≤ about 1.1× the floor, runtime monotonic clock"]
+	if !mono.viaSuite || mono.value != 40.0/42 {
+		t.Errorf("monotonic clock, from the suite: %+v", mono)
+	}
+	if n := floorNote(ts); n == "" {
+		t.Error("no note for the monotonic clock's target, read off the suite")
+	}
+	var paired []target
+	for _, tg := range ts {
+		if !tg.viaSuite {
+			paired = append(paired, tg)
+		}
+	}
+	if n := floorNote(paired); n != "" {
+		t.Errorf("a note with every floor target paired: %q", n)
+	}
+	if _, ok := data[key{pairedScenario, "default/on", ""}]; !ok || len(data[key{pairedScenario, "default/on", ""}]["ns/op"]) != 3 {
+		t.Fatalf("paired lines: %v", data[key{pairedScenario, "default/on", ""}])
 	}
 }
