@@ -330,24 +330,41 @@ func machine(data map[key]map[string][]float64, par string) (scale float64, hand
 	return ns("serial") / ns(par), handoffs
 }
 
+// stalled is a handoff-ns past which the other core was not running at
+// all: a line's move takes tens or a couple of hundred ns on this VM, and
+// readings of milliseconds come from a vCPU the host had descheduled,
+// when a parallel benchmark ran on one core.
+const stalled = 1000
+
 // printMachine prints what the machine gave in this run, for reading the
-// targets that depend on it: a two-core target is out of reach where
-// arithmetic alone does not scale, and a decision whose bucket line the
-// other core wrote last pays about one handoff.
+// targets that depend on it (machineText).
 func printMachine(data map[key]map[string][]float64, par string) {
+	fmt.Print(machineText(data, par))
+}
+
+// machineText says what the machine gave in this run: a two-core target
+// is out of reach where arithmetic alone does not scale, a decision whose
+// bucket line the other core wrote last pays about one handoff, and a
+// benchmark that ran while the other core stalled measured one core.
+func machineText(data map[key]map[string][]float64, par string) string {
 	scale, hs := machine(data, par)
 	if math.IsNaN(scale) && len(hs) == 0 {
-		return
+		return ""
 	}
-	fmt.Printf("\nthe machine in this run (%s; not targets):\n", par)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nthe machine in this run (%s; not targets):\n", par)
 	if !math.IsNaN(scale) {
-		fmt.Printf("  arithmetic alone, nothing shared (BenchmarkMachine): %s× its serial throughput\n", num(scale, 2))
+		fmt.Fprintf(&b, "  arithmetic alone, nothing shared (BenchmarkMachine): %s× its serial throughput\n", num(scale, 2))
 	}
 	if len(hs) > 0 {
-		fmt.Printf("  a cache line handed from one core to the other, around each parallel benchmark (handoff-ns):\n")
-		fmt.Printf("    median %s ns, %s to %s over %d benchmarks; a decision on a bucket the other core wrote last pays about this\n",
+		fmt.Fprintf(&b, "  a cache line handed from one core to the other, around each parallel benchmark (handoff-ns):\n")
+		fmt.Fprintf(&b, "    median %s ns, %s to %s over %d benchmarks; a decision on a bucket the other core wrote last pays about this\n",
 			num(median(hs), 1), num(hs[0], 1), num(hs[len(hs)-1], 1), len(hs))
+		if n := len(hs) - sort.SearchFloat64s(hs, stalled); n > 0 {
+			fmt.Fprintf(&b, "    %d of them over %d ns: the other core was not running (its vCPU descheduled), so those ran on one core\n", n, stalled)
+		}
 	}
+	return b.String()
 }
 
 // peers are the per-key limiters the targets compare sluice with.

@@ -242,6 +242,17 @@ BenchmarkLimiters/scenario=keys-1k/impl=go-limiter/mode=parallel-2 	 1000	 60.0 
 	if scale, hs := machine(data, "parallel-16"); !math.IsNaN(scale) || len(hs) != 0 {
 		t.Fatalf("machine at a GOMAXPROCS not run: %v, %v", scale, hs)
 	}
+	if txt := machineText(data, par); !strings.Contains(txt, "median 31.0 ns, 27.0 to 170.0 over 3 benchmarks") || strings.Contains(txt, "not running") {
+		t.Fatalf("machine text: %q", txt)
+	}
+	stall := data[key{"keys-1k", "go-limiter", par}]
+	stall["handoff-ns"] = append(stall["handoff-ns"], 3994280)
+	if txt := machineText(data, par); !strings.Contains(txt, "1 of them over 1000 ns: the other core was not running") {
+		t.Fatalf("a stalled core's reading: %q", txt)
+	}
+	if txt := machineText(data, "parallel-16"); txt != "" {
+		t.Fatalf("machine text at a GOMAXPROCS not run: %q", txt)
+	}
 	var two string
 	for _, tg := range targets(data, par) {
 		if strings.Contains(tg.what, "two cores") && strings.Contains(tg.what, "keys-1k") {
