@@ -389,8 +389,10 @@ func (l *Limiter) Wait(ctx context.Context, key string, n int) error {
 		case OverCapacity:
 			return ErrOverCapacity
 		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d.RetryAfter {
-			return fmt.Errorf("%w: %d tokens for %q in %v", ErrDeadline, n, key, d.RetryAfter)
+		if dl, ok := ctx.Deadline(); ok {
+			if left := time.Until(dl); left < d.RetryAfter {
+				return fmt.Errorf("%w: cost %d for %q ready in %v, the deadline in %v", ErrDeadline, n, key, d.RetryAfter, left)
+			}
 		}
 		if timer == nil {
 			timer = time.NewTimer(d.RetryAfter)

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -601,7 +602,7 @@ func TestWait(t *testing.T) {
 	slow.Allow("k")
 	dctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	if err := slow.Wait(dctx, "k", 1); !errors.Is(err, ErrDeadline) {
+	if err := slow.Wait(dctx, "k", 1); !errors.Is(err, ErrDeadline) || !strings.Contains(err.Error(), `cost 1 for "k" ready in 59m`) {
 		t.Fatalf("wait beyond deadline: %v", err)
 	}
 	cctx, cancel2 := context.WithCancel(ctx)
