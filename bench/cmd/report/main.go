@@ -418,25 +418,25 @@ func targets(data map[key]map[string][]float64, par string) []target {
 	vsPeer := func(what, sc, impl, mode string, want float64) {
 		peer, p := lowest(data, sc, mode, "ns/op")
 		v := ns(sc, impl, mode)
-		ts = append(ts, target{what, fmt.Sprintf("%s %s ns ÷ %s %s ns", peer, num(p, 1), impl, num(v, 1)) +
-			perRound(all(sc, peer, mode), all(sc, impl, mode)), p / v, want, false, false})
+		ts = append(ts, target{what: what, result: fmt.Sprintf("%s %s ns ÷ %s %s ns", peer, num(p, 1), impl, num(v, 1)) +
+			perRound(all(sc, peer, mode), all(sc, impl, mode)), value: p / v, want: want})
 	}
 	vsPeer("hot key, default clock: ≥ 2× the fastest per-key peer, serial", "hot-allow", "sluice", "serial", 2)
 	vsPeer("hot key, coarse clock: ≥ 3.5× the fastest per-key peer, serial", "hot-allow", "sluice-coarse", "serial", 3.5)
 	a := median(data[key{"hot-allow", "sluice", "serial"}]["allocs/op"])
-	ts = append(ts, target{"hot key: 0 allocs per decision", num(a, 0) + " allocs/op", a, 0, true, false})
+	ts = append(ts, target{what: "hot key: 0 allocs per decision", result: num(a, 0) + " allocs/op", value: a, want: 0, atMost: true})
 	vsPeer("1M uniform keys: ≥ 1.5× the fastest per-key peer, serial", "keys-1M", "sluice", "serial", 1.5)
 	vsPeer("1M uniform keys: ≥ 1.5× the fastest per-key peer, "+par, "keys-1M", "sluice", par, 1.5)
 	h := median(data[key{"heap-1M", "sluice", ""}]["B/key"])
-	ts = append(ts, target{"heap per key at 1M keys: ≤ 48 B", num(h, 1) + " B/key", h, 48, true, false})
+	ts = append(ts, target{what: "heap per key at 1M keys: ≤ 48 B", result: num(h, 1) + " B/key", value: h, want: 48, atMost: true})
 	peer, least := lowest(data, "heap-1M", "", "B/key")
-	ts = append(ts, target{"heap per key at 1M keys: below every peer",
-		fmt.Sprintf("%s %s B ÷ sluice %s B", peer, num(least, 1), num(h, 1)), least / h, 1, false, false})
+	ts = append(ts, target{what: "heap per key at 1M keys: below every peer",
+		result: fmt.Sprintf("%s %s B ÷ sluice %s B", peer, num(least, 1), num(h, 1)), value: least / h, want: 1})
 	if par == "parallel-2" {
 		for _, sc := range []string{"keys-1k", "keys-1M"} {
 			s, p := ns(sc, "sluice", "serial"), ns(sc, "sluice", par)
-			ts = append(ts, target{"two cores on distinct keys (" + sc + "): ≥ 1.8× serial throughput",
-				fmt.Sprintf("serial %s ns ÷ two cores %s ns", num(s, 1), num(p, 1)) + byRound(data, sc, par), s / p, 1.8, false, false})
+			ts = append(ts, target{what: "two cores on distinct keys (" + sc + "): ≥ 1.8× serial throughput",
+				result: fmt.Sprintf("serial %s ns ÷ two cores %s ns", num(s, 1), num(p, 1)) + byRound(data, sc, par), value: s / p, want: 1.8})
 		}
 	}
 	// The core engine's floor, from the root package's paired blocks where
@@ -456,15 +456,15 @@ func targets(data map[key]map[string][]float64, par string) []target {
 			if off := data[key{pairedScenario, c.clock + "/off", ""}]["sluice/floor"]; len(off) > 0 {
 				res += "; WithoutDecisionCounts " + num(median(off), 3)
 			}
-			ts = append(ts, target{what, res, median(r), 1.1, true, false})
+			ts = append(ts, target{what: what, result: res, value: median(r), want: 1.1, atMost: true})
 			continue
 		}
 		if c.impl == "" {
 			continue // the suite has no coarse floor
 		}
 		s, f := ns("hot-allow", c.impl, "serial"), ns("hot-allow", c.floor, "serial")
-		ts = append(ts, target{what, fmt.Sprintf("%s %s ns ÷ %s %s ns", c.impl, num(s, 1), c.floor, num(f, 1)) +
-			perRound(all("hot-allow", c.impl, "serial"), all("hot-allow", c.floor, "serial")), s / f, 1.1, true, true})
+		ts = append(ts, target{what: what, result: fmt.Sprintf("%s %s ns ÷ %s %s ns", c.impl, num(s, 1), c.floor, num(f, 1)) +
+			perRound(all("hot-allow", c.impl, "serial"), all("hot-allow", c.floor, "serial")), value: s / f, want: 1.1, atMost: true, viaSuite: true})
 	}
 	return ts
 }
