@@ -35,11 +35,11 @@ import (
 //
 // The runtime keeps both reachable by linkname for the packages that use
 // them, and asks that they not be removed or their signatures changed
-// (go.dev/issue/67401). The two calls are the count's cost (see Pin). A
-// per-P counter in the standard library would be the way past them: one
-// is proposed, as sync.Counter (go.dev/issue/80645, after go.dev/issue/18802's
-// sharded values), and is still open; if it lands, its Add is to be
-// measured here against the pin.
+// (go.dev/issue/67401). The two calls are about half of the count's cost
+// (see Pin). A per-P counter in the standard library would be the way
+// past them: one is proposed, as sync.Counter (go.dev/issue/80645, after
+// go.dev/issue/18802's sharded values), open in November 2026; if it
+// lands, its Add is to be measured here against the pin.
 //
 //go:linkname procPin runtime.procPin
 func procPin() int
