@@ -19,8 +19,9 @@
 //     an exact reference bucket (internal/oracle) fed the same times, while
 //     the hot keys are hammered and the sweeper evicts.
 //
-// Check runs many short concurrent histories through porcupine for
-// linearizability (see linear.go).
+// CheckLinear runs many short concurrent histories through porcupine for
+// linearizability (see linear.go), and HeldBucket plays one eviction race
+// step by step, the one the runs meet only by chance (see held.go).
 package stress
 
 import (

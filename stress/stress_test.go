@@ -65,6 +65,18 @@ func TestLinearizable(t *testing.T) {
 	}
 }
 
+// TestHeldBucket plays the eviction race on the real engine: the request
+// held across the eviction is denied by the new bucket.
+func TestHeldBucket(t *testing.T) {
+	vs, err := HeldBucket()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		t.Error(v)
+	}
+}
+
 // TestUpperCatchesOverAdmission feeds the checker a hand-made record: a
 // burst of 5 and one more token inside a window too short to refill it.
 func TestUpperCatchesOverAdmission(t *testing.T) {

@@ -1,6 +1,6 @@
 // Command stress runs the sluice stress harness for a set time: invariant
 // runs on every clock in turn, each followed by a batch of linearizability
-// histories. It prints live progress and a closing summary, and exits 1 if
+// histories and one playing of the held-bucket race (stress.HeldBucket). It prints live progress and a closing summary, and exits 1 if
 // any violation was found (2 for a bad command line).
 //
 //	go run ./stress/cmd/stress -duration 60s
@@ -90,7 +90,7 @@ func main() {
 type totals struct {
 	runs, decisions, admitted, windows, quiet, evictions int64
 	lowerChecked, lowerSkipped                           int
-	histories, operations, undecided                     int
+	histories, operations, undecided, held               int
 	violations                                           []stress.Violation
 }
 
@@ -134,6 +134,15 @@ func run(o options, out io.Writer) (bool, error) {
 		for _, v := range rep.Violations {
 			fmt.Fprintf(out, "  VIOLATION %s\n", v)
 		}
+		vs, err := stress.HeldBucket()
+		if err != nil {
+			return false, err
+		}
+		t.held++
+		t.violations = append(t.violations, vs...)
+		for _, v := range vs {
+			fmt.Fprintf(out, "  VIOLATION %s\n", v)
+		}
 		if o.histories > 0 {
 			lr, err := stress.CheckLinear(stress.LinearConfig{Histories: o.histories, Seed: cfg.Seed, OutDir: o.outDir})
 			if err != nil {
@@ -154,6 +163,7 @@ func run(o options, out io.Writer) (bool, error) {
 	fmt.Fprintf(out, "  quiet decisions        %d matched the exact reference\n", t.quiet)
 	fmt.Fprintf(out, "  evictions              %d\n", t.evictions)
 	fmt.Fprintf(out, "  histories checked      %d (%d operations, %d undecided) for linearizability\n", t.histories, t.operations, t.undecided)
+	fmt.Fprintf(out, "  held-bucket races      %d played, a request held across an eviction\n", t.held)
 	fmt.Fprintf(out, "  violations             %d\n", len(t.violations))
 	return len(t.violations) > 0 || t.undecided > 0, nil
 }

@@ -34,7 +34,7 @@ func TestRun(t *testing.T) {
 	if err != nil || bad {
 		t.Fatalf("bad=%v err=%v\n%s", bad, err, out.String())
 	}
-	for _, want := range []string{"decisions/s", "summary after", "histories checked      5", "violations             0"} {
+	for _, want := range []string{"decisions/s", "summary after", "histories checked      5", "held-bucket races      1 played", "violations             0"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

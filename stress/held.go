@@ -1,0 +1,121 @@
+package stress
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/seed997/sluice"
+	"github.com/seed997/sluice/clock"
+)
+
+// heldWait bounds each wait of HeldBucket on the engine, so that an engine
+// that never reaches a step fails the check instead of hanging it.
+const heldWait = 10 * time.Second
+
+// HeldBucket plays the eviction race step by step instead of leaving it to
+// chance. A request finds its key's bucket and is held inside the clock
+// read that follows; meanwhile the key cap makes the sweeper evict the key,
+// a second request makes a new bucket for it and spends the whole burst,
+// and then the held request goes on. It must meet the eviction mark and be
+// denied by the new bucket: spending on the bucket it holds would admit
+// burst+1 tokens at one instant. Run's workers meet this interleaving only
+// when a sweep lands in the nanoseconds between a lookup and its CAS, on 2
+// cores about every other second-long run; here it happens every time.
+//
+// The violations are what the engine got wrong; the error is for a race
+// that could not be set up (the engine no longer reads the clock after
+// finding the bucket, or the sweeper never evicted), which would leave the
+// race unchecked rather than passed.
+func HeldBucket() ([]Violation, error) {
+	const key, burst = "held", 5
+	g := &gateClock{m: clock.NewManual(time.Hour), held: make(chan struct{}), release: make(chan struct{})}
+	// An hour's TTL keeps the sweeper's own ticks, and their clock reads,
+	// out of the way: only the key cap's urgent pass sweeps here.
+	l, err := sluice.New(sluice.Per(1, time.Second), burst,
+		sluice.WithClock(g), sluice.WithIdleTTL(time.Hour), sluice.WithMaxKeys(1))
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	// However the check ends, the held request is let go (a gate never
+	// reached stays open for it).
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			close(g.release)
+		}
+	}
+	defer release()
+	var vs []Violation
+	bad := func(detail string, a ...any) {
+		vs = append(vs, Violation{Kind: "held bucket", Key: key, Detail: fmt.Sprintf(detail, a...)})
+	}
+
+	if d, err := l.AllowN(key, 1); err != nil || !d.OK() {
+		return nil, fmt.Errorf("stress: held bucket: the key's first request got %v, %v", d.Status, err)
+	}
+	g.m.Advance(time.Second) // a token back: the bucket is full, so evictable
+	g.armed.Store(true)
+	got := make(chan sluice.Decision, 1)
+	go func() {
+		d, _ := l.AllowN(key, 1)
+		got <- d
+	}()
+	select {
+	case <-g.held:
+	case d := <-got:
+		return nil, fmt.Errorf("stress: held bucket: the request decided (%v) without reading the clock after finding its bucket: the race is not reached", d.Status)
+	case <-time.After(heldWait):
+		return nil, fmt.Errorf("stress: held bucket: the request never read the clock in %v", heldWait)
+	}
+	// The cap holds one key: a second key is refused and urges a pass that
+	// evicts every full bucket.
+	if d, _ := l.AllowN("other", 1); d.Status != sluice.OverCapacity {
+		bad("a second key at a cap of one got %v, not %v", d.Status, sluice.OverCapacity)
+	}
+	for deadline := time.Now().Add(heldWait); l.Len() > 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			return vs, fmt.Errorf("stress: held bucket: the sweeper did not evict the full key in %v", heldWait)
+		}
+	}
+	if d, _ := l.AllowN(key, burst); !d.OK() {
+		bad("after the eviction the key's new bucket refused its burst of %d: %v", burst, d.Status)
+	}
+	release()
+	select {
+	case d := <-got:
+		switch d.Status {
+		case sluice.Allowed:
+			bad("%d tokens admitted at one instant, bound %d: the request held across the eviction spent on the old bucket", burst+1, burst)
+		case sluice.Denied:
+		default:
+			bad("the request held across the eviction got %v, not denied", d.Status)
+		}
+	case <-time.After(heldWait):
+		return vs, fmt.Errorf("stress: held bucket: the released request did not return in %v", heldWait)
+	}
+	if ev := l.Stats().Evictions; ev != 1 {
+		bad("%d evictions counted, 1 made", ev)
+	}
+	return vs, nil
+}
+
+// gateClock is a manual clock whose first reading after it is armed waits,
+// signalling held, until release is closed: it stops the one request that
+// reads it between the request's lookup and its decision.
+type gateClock struct {
+	m       *clock.Manual
+	armed   atomic.Bool
+	held    chan struct{}
+	release chan struct{}
+}
+
+func (g *gateClock) Now() time.Duration {
+	if g.armed.CompareAndSwap(true, false) {
+		close(g.held)
+		<-g.release
+	}
+	return g.m.Now()
+}
