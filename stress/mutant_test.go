@@ -13,9 +13,10 @@ import (
 // (internal/mutant) and requires each to be caught: a harness that passes
 // everything proves nothing. Run with -tags sluice_mutants (make test does).
 // The random runs catch sweep-no-mark only when a sweep lands between a
-// lookup and its CAS, about one attempt in two on 2 cores, and once in CI
-// not in ten; HeldBucket plays that race out every time, so each attempt
-// catches every mutant. The attempts stay for the random runs' sake (a
+// lookup and its CAS (the manual clocks' runs for 4 seeds of 24 on 2
+// cores; once in CI, an attempt's runs and histories not in ten);
+// HeldBucket plays that race out every time, so each attempt catches
+// every mutant. The attempts stay for the random runs' sake (a
 // mutant they miss on one seed is logged as caught later, or by
 // HeldBucket); the test logs what caught it and on which attempt.
 func TestMutantsCaught(t *testing.T) {

@@ -173,7 +173,7 @@ type Progress struct {
 
 // Violation is one broken invariant.
 type Violation struct {
-	Kind   string // "upper bound", "lower bound", "isolation", "linearizability"
+	Kind   string // "upper bound", "lower bound", "isolation", "key cap", "stats", "linearizability", "held bucket"
 	Key    string
 	Detail string
 }
