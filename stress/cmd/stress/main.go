@@ -1,7 +1,8 @@
 // Command stress runs the sluice stress harness for a set time: invariant
 // runs on every clock in turn, each followed by a batch of linearizability
-// histories and one playing of the held-bucket race (stress.HeldBucket). It prints live progress and a closing summary, and exits 1 if
-// any violation was found (2 for a bad command line).
+// histories and one playing of the held-bucket race (stress.HeldBucket).
+// It prints live progress and a closing summary, and exits 1 if any
+// violation was found (2 for a bad command line).
 //
 //	go run ./stress/cmd/stress -duration 60s
 package main
