@@ -13,12 +13,12 @@ import (
 // (internal/mutant) and requires each to be caught: a harness that passes
 // everything proves nothing. Run with -tags sluice_mutants (make test does).
 // The random runs catch sweep-no-mark only when a sweep lands between a
-// lookup and its CAS (the manual clocks' runs for 4 seeds of 24 on 2
-// cores; once in CI, an attempt's runs and histories not in ten);
-// HeldBucket plays that race out every time. The other three are caught
-// by the random runs (on 8 attempts of 8 each, seeds 2-9); the ten
-// attempts stay as slack for them. The test logs what caught each mutant
-// and on which attempt.
+// lookup and its CAS: BenchmarkRandomCatch's one-second runs on the manual
+// clocks caught it for 4, then 6, seeds of 24 on 2 cores, and once in CI
+// ten attempts missed it. HeldBucket plays that race out every time. The
+// same runs caught the other three for 21, 22 and 24 seeds of 24, and an
+// attempt adds the linearizability histories; the ten attempts are slack
+// for them. The test logs what caught each mutant and on which attempt.
 func TestMutantsCaught(t *testing.T) {
 	defer mutant.Set(mutant.None)
 	for _, m := range mutant.Kinds {
@@ -44,16 +44,8 @@ func catch(t *testing.T, seed uint64) string {
 	if seed == 1 {
 		clocks = append(clocks, Real)
 	}
-	for _, c := range clocks {
-		cfg := Default(c)
-		cfg.Duration, cfg.Seed = time.Second, seed
-		rep, err := Run(cfg, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !rep.OK() {
-			return c.String() + " run: " + rep.Violations[0].String()
-		}
+	if by := runs(t, seed, clocks...); by != "" {
+		return by
 	}
 	lc := DefaultLinear()
 	lc.Histories, lc.Seed, lc.OutDir = 50, seed, t.TempDir()
@@ -72,6 +64,47 @@ func catch(t *testing.T, seed uint64) string {
 		return "the held-bucket race: " + vs[0].String()
 	}
 	return ""
+}
+
+// runs makes a one-second invariant run on each clock and returns what the
+// first failing one found ("" if none did).
+func runs(tb testing.TB, seed uint64, clocks ...ClockKind) string {
+	for _, c := range clocks {
+		cfg := Default(c)
+		cfg.Duration, cfg.Seed = time.Second, seed
+		rep, err := Run(cfg, nil)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if !rep.OK() {
+			return c.String() + " run: " + rep.Violations[0].String()
+		}
+	}
+	return ""
+}
+
+// BenchmarkRandomCatch measures how often the random runs alone, one
+// second on each manual clock, catch each mutant: caught/run is the share
+// of seeds that did, one seed an iteration. It is a measurement, not a
+// check (TestMutantsCaught is the check); run it with a fixed count:
+//
+//	go test -tags sluice_mutants -run '^$' -bench RandomCatch -benchtime 24x ./stress
+func BenchmarkRandomCatch(b *testing.B) {
+	defer mutant.Set(mutant.None)
+	for _, m := range mutant.Kinds {
+		b.Run(m.String(), func(b *testing.B) {
+			mutant.Set(m)
+			defer mutant.Set(mutant.None)
+			caught := 0
+			for i := 0; i < b.N; i++ {
+				if runs(b, uint64(i+1), Manual, ManualBackwards) != "" {
+					caught++
+				}
+			}
+			b.ReportMetric(float64(caught)/float64(b.N), "caught/run")
+			b.ReportMetric(0, "ns/op") // seconds of fixed-length runs: not a speed
+		})
+	}
 }
 
 // TestMutantsOff is the control: with the switches built in but off, the
