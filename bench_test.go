@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -274,6 +275,100 @@ func BenchmarkAllowNewKey(b *testing.B) {
 			loopSeq(b, "serial", func(seq uint64) bool { return lim.Allow(keys[seq]) })
 			if n := lim.Len(); n != b.N+1 {
 				b.Fatalf("%d keys, want %d", n, b.N+1)
+			}
+		})
+	}
+}
+
+// BenchmarkAllowAtCap is a flood of forged keys, a new key a request, at a
+// limiter's key cap (WithMaxKeys): the memory attack the cap answers. Each
+// limiter is filled to its cap of 100,000 keys, none idle for the TTL (a
+// minute), so every forged key is refused.
+//
+// scenario=forged times the flood itself, serially and under RunParallel:
+// what a refused request costs (a lookup that misses, the stripe's lock,
+// the cap's count, Stats.Refused and the sweeper's Urge), and refused/op,
+// the share refused, which must be all of them. scenario=hot times a key
+// already held, deciding on one goroutine while another floods the cap
+// (flood=on) and while nothing else runs (flood=off), with the flood's
+// pace (flood-ops/s): what a user pays while the cap is attacked. Every
+// one of its decisions must admit: the cap's urgent passes, which each
+// refusal asks for, evict only keys idle for the TTL, never a key in use
+// (TestKeyCapFlood). The flood and the sweeper share the other cores.
+func BenchmarkAllowAtCap(b *testing.B) {
+	const capKeys = 100_000
+	atCap := func(b *testing.B) *sluice.Limiter {
+		lim, err := sluice.New(admitAll, admitBurst, sluice.WithMaxKeys(capKeys))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { lim.Close() })
+		lim.Allow("hot")
+		for _, k := range makeKeys(capKeys - 1) {
+			lim.Allow(k)
+		}
+		if d, _ := lim.AllowN("forged", 1); d.Status != sluice.OverCapacity {
+			b.Fatalf("setup broken: a new key at the cap got %v, want OverCapacity", d.Status)
+		}
+		return lim
+	}
+	// forged writes the seq'th forged key into buf.
+	forged := func(buf []byte, seq uint64) string {
+		return string(strconv.AppendUint(append(buf[:0], "forged:"...), seq, 36))
+	}
+	for _, mode := range []string{"serial", "parallel"} {
+		b.Run("impl=sluice/clock=default/scenario=forged/mode="+mode, func(b *testing.B) {
+			lim := atCap(b)
+			before := lim.Stats().Refused
+			// The keys are made before the timer starts: a string made
+			// in the loop would be an allocation of the benchmark's.
+			keys := make([]string, b.N)
+			for i := range keys {
+				keys[i] = forged(nil, uint64(i))
+			}
+			var next atomic.Int64
+			loop(b, mode, func() bool { return !lim.Allow(keys[next.Add(1)-1]) })
+			s := lim.Stats()
+			if s.Keys != capKeys {
+				b.Fatalf("%d keys held, want the cap's %d", s.Keys, capKeys)
+			}
+			b.ReportMetric(float64(s.Refused-before)/float64(b.N), "refused/op")
+		})
+	}
+	for _, flood := range []bool{false, true} {
+		b.Run("impl=sluice/clock=default/scenario=hot/flood="+onOff(flood), func(b *testing.B) {
+			lim := atCap(b)
+			var flooded atomic.Int64
+			stop, started, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(done)
+				close(started)
+				if !flood {
+					return
+				}
+				var k [32]byte
+				for seq := uint64(1); ; seq++ {
+					if seq%256 == 0 {
+						select {
+						case <-stop:
+							flooded.Store(int64(seq))
+							return
+						default:
+						}
+					}
+					lim.Allow(forged(k[:0], seq))
+				}
+			}()
+			<-started
+			start := time.Now()
+			loop(b, "serial", func() bool { return lim.Allow("hot") })
+			close(stop)
+			<-done
+			if flood {
+				if flooded.Load() == 0 {
+					b.Fatal("setup broken: the flood made no request")
+				}
+				b.ReportMetric(float64(flooded.Load())/time.Since(start).Seconds(), "flood-ops/s")
 			}
 		})
 	}

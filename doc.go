@@ -40,10 +40,14 @@
 // comes back full on its next request, exactly as if it had stayed.
 // WithMaxKeys caps the number of keys against forged-key floods: at the
 // cap, a request for a new key is refused with OverCapacity and counted in
-// Stats.Refused, existing keys are decided as usual, and the sweeper
-// evicts every full bucket at once to make room. Refusing, rather than
-// evicting a key that still owes tokens, is the only policy that never
-// admits more than the limit.
+// Stats.Refused, and the keys held are decided as usual. The cap makes
+// the sweeper evict the keys idle for the TTL at once rather than on its
+// walk, and nothing else: a key used within the TTL is never evicted to
+// make room, so a flood can fill the room that idle keys leave, but never
+// push out a user between two requests, whose next request would then be
+// a new key at a full cap. Refusing, rather than evicting a key that still
+// owes tokens, is the only policy that never admits more than the limit;
+// the TTL says how soon room comes back after a flood.
 //
 // # Counts
 //

@@ -69,8 +69,8 @@ func ExampleLimiter_Wait() {
 
 // At the key cap a new key is refused (OverCapacity, and Allow reports
 // false) while the keys held are decided as usual; Stats counts the
-// refusals. Only a full bucket is ever evicted to make room, and these two
-// have spent tokens, on a clock that does not move.
+// refusals. Only a key idle for the TTL is ever evicted to make room, and
+// on a clock that does not move none is.
 func ExampleWithMaxKeys() {
 	clk := clock.NewManual(0)
 	lim, _ := sluice.New(sluice.Per(1, time.Second), 5, sluice.WithMaxKeys(2), sluice.WithClock(clk))

@@ -96,8 +96,10 @@ func WithIdleTTL(d time.Duration) Option {
 	}
 }
 
-// WithMaxKeys caps the number of keys held at once (default: no cap). See
-// the package documentation for what happens at the cap.
+// WithMaxKeys caps the number of keys held at once (default: no cap): a
+// new key at the cap is refused, with OverCapacity, and keys idle for the
+// TTL are evicted at once to make room; a key used within the TTL never is.
+// See the package documentation.
 func WithMaxKeys(n int) Option {
 	return func(cfg *config) error {
 		if n < 1 {

@@ -551,12 +551,67 @@ func TestKeyCap(t *testing.T) {
 	if s := l.Stats(); s.Refused != 2 || s.Keys != 3 {
 		t.Fatalf("stats %+v", s)
 	}
-	// The buckets fill; the urgent pass evicts them regardless of the TTL.
+	// The buckets fill, but a full bucket idle for less than the TTL is
+	// a key in use: the cap's urgent pass leaves it (SweepNow is that
+	// pass, known to start after the clock moved).
 	clk.Set(time.Second)
+	if l.Allow("forged-again") {
+		t.Fatal("new key admitted at the cap")
+	}
+	l.sweeper.SweepNow()
+	if s := l.Stats(); s.Keys != 3 || s.Evictions != 0 {
+		t.Fatalf("the cap evicted keys idle for 1s of a TTL of 1h: %+v", s)
+	}
+	// Idle for the TTL, they are evicted at once, not when the sweeper's
+	// walk (a stripe every 112s here) reaches them.
+	clk.Set(time.Second + time.Hour)
 	l.Allow("forged-again")
 	waitFor(t, "the urgent pass to make room", func() bool { return l.Len() == 0 })
 	if !l.Allow("forged") {
 		t.Fatal("new key refused after room was made")
+	}
+}
+
+// TestKeyCapFlood: a flood of forged keys at the cap never displaces a key
+// in use. Users request once a second, the rate of their limit, so each
+// bucket is full between two requests; the flood's refusals keep the
+// sweeper's urgent passes coming, and the flood takes any room they make.
+// A user's every request must be admitted: evicting a user between two of
+// them (they are full) would make the next a new key at a full cap,
+// refused, as the policy before this test did.
+func TestKeyCapFlood(t *testing.T) {
+	const users, capKeys = 8, 64
+	clk := clock.NewManual(0)
+	l := newLimiter(t, Per(1, time.Second), 1, WithClock(clk), WithMaxKeys(capKeys), WithIdleTTL(time.Hour))
+	user := func(i int) string { return fmt.Sprint("user-", i) }
+	for i := range users {
+		l.Allow(user(i))
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			l.Allow(fmt.Sprint("forged-", i))
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	waitFor(t, "the flood to fill the cap", func() bool { return l.Stats().Refused > 0 })
+	for round := range 200 {
+		clk.Advance(time.Second) // every bucket full again, the forged ones too
+		l.sweeper.SweepNow()     // the flood's refusals urge passes too
+		for i := range users {
+			if d, _ := l.AllowN(user(i), 1); d.Status != Allowed {
+				t.Fatalf("round %d: %s, in use every second, got %v at the cap", round, user(i), d.Status)
+			}
+		}
+	}
+	if s := l.Stats(); s.Refused == 0 || s.Keys > capKeys {
+		t.Fatalf("the flood was not at the cap: %+v", s)
 	}
 }
 

@@ -32,8 +32,9 @@ const heldWait = 10 * time.Second
 func HeldBucket() ([]Violation, error) {
 	const key, burst = "held", 5
 	g := &gateClock{m: clock.NewManual(time.Hour), held: make(chan struct{}), release: make(chan struct{})}
-	// An hour's TTL keeps the sweeper's own ticks, and their clock reads,
-	// out of the way: only the key cap's urgent pass sweeps here.
+	// An hour's TTL keeps the sweeper's own ticks (a stripe every 112 s),
+	// and their clock reads, out of the way: only the key cap's urgent
+	// pass sweeps here, which evicts keys idle for the TTL.
 	l, err := sluice.New(sluice.Per(1, time.Second), burst,
 		sluice.WithClock(g), sluice.WithIdleTTL(time.Hour), sluice.WithMaxKeys(1))
 	if err != nil {
@@ -58,7 +59,9 @@ func HeldBucket() ([]Violation, error) {
 	if d, err := l.AllowN(key, 1); err != nil || !d.OK() {
 		return nil, fmt.Errorf("stress: held bucket: the key's first request got %v, %v", d.Status, err)
 	}
-	g.m.Advance(time.Second) // a token back: the bucket is full, so evictable
+	// The token back and the TTL: the bucket has been full for an hour,
+	// so the key cap's urgent pass evicts it.
+	g.m.Advance(time.Second + time.Hour)
 	g.armed.Store(true)
 	got := make(chan sluice.Decision, 1)
 	go func() {
@@ -73,7 +76,7 @@ func HeldBucket() ([]Violation, error) {
 		return nil, fmt.Errorf("stress: held bucket: the request never read the clock in %v", heldWait)
 	}
 	// The cap holds one key: a second key is refused and urges a pass that
-	// evicts every full bucket.
+	// evicts every key idle for the TTL.
 	if d, _ := l.AllowN("other", 1); d.Status != sluice.OverCapacity {
 		bad("a second key at a cap of one got %v, not %v", d.Status, sluice.OverCapacity)
 	}

@@ -1,5 +1,6 @@
-// Package sweeper evicts idle keys in the background and makes room at the
-// key cap, without ever changing a decision.
+// Package sweeper evicts idle keys in the background, and sooner when the
+// key cap is reached, without ever changing a decision on a key used within
+// the idle TTL.
 //
 // A full bucket is indistinguishable from a bucket never created, so only a
 // full bucket is evicted, and eviction is a state of the bucket itself: the
@@ -36,6 +37,15 @@ const minStep = time.Millisecond
 // makes the tables that nearly full stripes ask for (stripes.Table.Asks),
 // so that no request waits for a new table's pages, and drops those keys
 // come to too slowly (stripes.Server).
+//
+// At the key cap (Urge) it sweeps every stripe at once, with the same TTL:
+// the cap brings the eviction of keys idle for the TTL forward, from up to
+// half a TTL after it to at once, and never evicts a key used more
+// recently. Evicting every full bucket instead, sluice's first policy,
+// made room for a flood of forged keys out of the keys of the users it was
+// decided for: a user between two requests, its bucket full, was evicted,
+// and its next request, a new key at a cap the flood had filled again,
+// was refused (BenchmarkAllowAtCap, TestKeyCapFlood in package sluice).
 type Sweeper[B any, P Bucket[B]] struct {
 	table *stripes.Table[B, P]
 	limit *atomicbucket.Limit
@@ -44,6 +54,7 @@ type Sweeper[B any, P Bucket[B]] struct {
 	step  time.Duration
 
 	urgent chan struct{}
+	now    chan chan struct{} // SweepNow's requests, each closed when served
 	stop   chan struct{}
 	done   chan struct{}
 	once   sync.Once
@@ -66,6 +77,7 @@ func Start[B any, P Bucket[B]](t *stripes.Table[B, P], l *atomicbucket.Limit, cl
 	s := &Sweeper[B, P]{
 		table: t, limit: l, clock: clk, ttl: ttl, step: step,
 		urgent: make(chan struct{}, 1),
+		now:    make(chan chan struct{}),
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 	}
@@ -78,6 +90,18 @@ func (s *Sweeper[B, P]) run() {
 	tick := time.NewTicker(s.step)
 	defer tick.Stop()
 	var tables stripes.Server[B, P]
+	// due is the earliest start of the next urgent pass; held, when one was
+	// urged before it, delivers on heldC (nil otherwise) when it is due.
+	var (
+		due   time.Time
+		held  *time.Timer
+		heldC <-chan time.Time
+	)
+	defer func() {
+		if held != nil {
+			held.Stop()
+		}
+	}()
 	for i := 0; ; {
 		select {
 		case <-s.stop:
@@ -94,23 +118,73 @@ func (s *Sweeper[B, P]) run() {
 		case <-tables.Due():
 			tables.Review()
 		case <-s.urgent:
-			// The key cap was hit: evict every full bucket now, whatever
-			// its idle time, one stripe at a time.
-			for j := 0; j < s.table.Len(); j++ {
-				if _, stopped := sweep(s.table, j, s.limit, s.clock, 0, s.stop); stopped {
-					return
+			// The key cap was hit: sweep every stripe now, unless the last
+			// such pass ended too recently; then when it is due.
+			if wait := time.Until(due); wait > 0 {
+				if held == nil {
+					held = time.NewTimer(wait)
+				} else {
+					held.Reset(wait)
 				}
+				heldC = held.C
+				continue
+			}
+			if !s.urgentPass(&due) {
+				return
+			}
+		case <-heldC:
+			heldC = nil
+			if !s.urgentPass(&due) {
+				return
+			}
+		case served := <-s.now:
+			ok := s.urgentPass(&due)
+			close(served)
+			if !ok {
+				return
 			}
 		}
 	}
 }
 
-// Urge asks for an immediate pass that evicts every full bucket; it never
-// blocks, and requests made while one is pending merge into it.
+// urgentPass sweeps every stripe at the TTL, one after the other, and sets
+// due, the earliest start of the next urgent pass: a pass's own length
+// after its end (a millisecond at least), so that a flood of new keys at
+// the cap, each refused and each urging, keeps the sweeper busy half the
+// time at most; a pass over a cap full of the flood's keys, none idle yet,
+// evicts nothing. It reports false if the sweeper was stopped.
+func (s *Sweeper[B, P]) urgentPass(due *time.Time) bool {
+	start := time.Now()
+	for j := 0; j < s.table.Len(); j++ {
+		if _, stopped := sweep(s.table, j, s.limit, s.clock, s.ttl, s.stop); stopped {
+			return false
+		}
+	}
+	end := time.Now()
+	*due = end.Add(max(end.Sub(start), minStep))
+	return true
+}
+
+// Urge asks for a pass over every stripe now, which evicts the keys idle
+// for the TTL at once rather than when the walk reaches their stripe; it
+// never blocks, and requests made while one is pending merge into it. A
+// pass starts no sooner after the last one than that one took.
 func (s *Sweeper[B, P]) Urge() {
 	select {
 	case s.urgent <- struct{}{}:
 	default:
+	}
+}
+
+// SweepNow makes the pass Urge asks for, whenever the last one ended, and
+// returns when it is done, or at once if the sweeper is closed: for tests,
+// which need a pass known to start after their clock moved.
+func (s *Sweeper[B, P]) SweepNow() {
+	served := make(chan struct{})
+	select {
+	case s.now <- served:
+		<-served
+	case <-s.done:
 	}
 }
 
