@@ -548,8 +548,9 @@ func drive(cfg Config, tb *timebase, ttl time.Duration, stop *atomic.Bool) {
 		case r < 80 && cfg.Clock == ManualBackwards:
 			v -= rng.Int64N(tau/2 + 1)
 		case r < 500:
-			// Refill the hot keys (a bucket's span or more): the key cap's
-			// urgent passes evict full buckets while workers are on them.
+			// Refill the hot keys (a bucket's span or more, the excess
+			// mostly past the manual runs' 10 ns TTL): the key cap's
+			// urgent passes evict them while workers are on them.
 			v += tau + rng.Int64N(tau/2+1)
 		default:
 			v += rng.Int64N(tau/4 + 1)
