@@ -14,6 +14,7 @@ package sweeper
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed997/sluice/atomicbucket"
@@ -55,6 +56,7 @@ type Sweeper[B any, P Bucket[B]] struct {
 
 	urgent chan struct{}
 	now    chan chan struct{} // SweepNow's requests, each closed when served
+	passes atomic.Int64       // urgent passes made, for tests
 	stop   chan struct{}
 	done   chan struct{}
 	once   sync.Once
@@ -162,6 +164,7 @@ func (s *Sweeper[B, P]) urgentPass(due *time.Time) bool {
 	}
 	end := time.Now()
 	*due = end.Add(max(end.Sub(start), minStep))
+	s.passes.Add(1)
 	return true
 }
 

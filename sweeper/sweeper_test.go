@@ -108,6 +108,43 @@ func TestPrepares(t *testing.T) {
 	t.Fatal("no table made for a growth in two million keys")
 }
 
+// TestUrgeSpaced: however often the key cap urges, an urgent pass starts
+// no sooner than a millisecond after the last one ended (its own length,
+// if longer), so a flood of refusals cannot keep the sweeper busy: in
+// 100 ms of Urge called without pause there are at most 101 passes. A
+// slower machine only makes fewer; without the spacing there were
+// thousands. And an Urge made while a pass is held back is not lost: a
+// pass follows it.
+func TestUrgeSpaced(t *testing.T) {
+	l, _ := atomicbucket.NewLimit(1, time.Second, 2)
+	tb, _ := stripes.New[atomicbucket.Bucket](4)
+	sw := Start(tb, &l, clock.NewManual(0), time.Hour)
+	defer sw.Close()
+	const d = 100 * time.Millisecond
+	start := time.Now()
+	for time.Since(start) < d {
+		sw.Urge()
+	}
+	elapsed := time.Since(start)
+	n := sw.passes.Load()
+	if most := int64(elapsed/minStep) + 1; n > most || n < 1 {
+		t.Fatalf("%d urgent passes in %v of urging, want 1 to %d", n, elapsed, most)
+	}
+	// A sweeper no one else urges: its first pass sets the next one's due
+	// time a millisecond on, and the Urge right after must wait for it.
+	sw2 := Start(tb, &l, clock.NewManual(0), time.Hour)
+	defer sw2.Close()
+	sw2.SweepNow()
+	sw2.Urge()
+	deadline := time.Now().Add(10 * time.Second)
+	for sw2.passes.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("an Urge made while a pass was held back was never served")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // BenchmarkSweep times a pass over one stripe of 62,500 keys, what each of
 // a limiter's 16 stripes holds at 1M keys, on the default clock: the whole
 // pass (ns/op), which held the stripe's lock throughout until the sweep
