@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -172,7 +173,16 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 	}
 	table.SetMaxKeys(cfg.maxKeys)
 	l := &Limiter{limit: limit, clock: cfg.clock, table: table, uncounted: cfg.uncounted}
-	l.sweeper = sweeper.Start(table, &l.limit, cfg.clock, cfg.ttl)
+	// The sweeper gets a copy of the limit, never a pointer into l, so
+	// that its goroutine does not keep l reachable: a limiter dropped
+	// without Close is collected, and its cleanup stops the sweeper
+	// (asynchronously: a cleanup must not block), where otherwise the
+	// goroutine, the table and every key would stay for the life of the
+	// process.
+	sl := new(atomicbucket.Limit)
+	*sl = limit
+	l.sweeper = sweeper.Start(table, sl, cfg.clock, cfg.ttl)
+	runtime.AddCleanup(l, func(s *sweeper.Sweeper[atomicbucket.Bucket, *atomicbucket.Bucket]) { go s.Close() }, l.sweeper)
 	return l, nil
 }
 
@@ -447,7 +457,9 @@ func (l *Limiter) Stats() Stats {
 }
 
 // Close stops the sweeper and waits for it. The limiter still decides
-// afterwards, but no longer evicts. Close may be called more than once.
+// afterwards, but no longer evicts. Close may be called more than once. A
+// limiter that becomes unreachable without Close has its sweeper stopped
+// once the garbage collector finds it so, but Close says when.
 func (l *Limiter) Close() error {
 	l.closing.Do(l.sweeper.Close)
 	return nil

@@ -637,6 +637,34 @@ func TestCloseLeavesNoGoroutine(t *testing.T) {
 	}
 }
 
+// TestDroppedLimiterStopsSweeper: a limiter dropped without Close is
+// collected, and its sweeper's goroutine ends, rather than keeping the
+// goroutine, the table and its keys for the life of the process.
+func TestDroppedLimiterStopsSweeper(t *testing.T) {
+	before := runtime.NumGoroutine()
+	collected := make(chan struct{})
+	func() {
+		l, err := New(Per(1, time.Second), 1, WithMaxKeys(10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Allow("x")
+		runtime.AddCleanup(l, func(c chan struct{}) { close(c) }, collected)
+	}()
+	if runtime.NumGoroutine() <= before {
+		t.Fatal("no sweeper goroutine started")
+	}
+	waitFor(t, "the dropped limiter to be collected, and its sweeper to end", func() bool {
+		runtime.GC()
+		select {
+		case <-collected:
+			return runtime.NumGoroutine() <= before
+		default:
+			return false
+		}
+	})
+}
+
 func TestWait(t *testing.T) {
 	l := newLimiter(t, Per(1, 20*time.Millisecond), 1)
 	ctx := context.Background()
