@@ -109,8 +109,8 @@ func TestPrepares(t *testing.T) {
 }
 
 // TestUrgeSpaced: however often the key cap urges, an urgent pass starts
-// no sooner than a millisecond after the last one ended (its own length,
-// if longer), so a flood of refusals cannot keep the sweeper busy: in
+// no sooner than a millisecond after the last one ended (nine times its
+// length, if longer), so a flood of refusals cannot keep the sweeper busy: in
 // 100 ms of Urge called without pause there are at most 101 passes. A
 // slower machine only makes fewer; without the spacing there were
 // thousands. And an Urge made while a pass is held back is not lost: a
