@@ -84,7 +84,9 @@ func WithClock(c clock.Clock) Option {
 
 // WithIdleTTL sets how long a key's bucket must stay full before the
 // sweeper evicts it. Eviction never changes a decision; a short TTL trades
-// memory for the cost of re-creating keys. The TTL is capped at half the
+// memory for the cost of re-creating keys, and under WithMaxKeys it is
+// how long a key counts as in use, and so how soon the cap has room again
+// after a flood of forged keys. The TTL is capped at half the
 // limit's exact horizon, 2^62/n' ns for the reduced count n' = n/gcd(n,
 // period in ns): 146 years at most rates, 73 minutes at the largest n'.
 func WithIdleTTL(d time.Duration) Option {
