@@ -615,8 +615,28 @@ func TestKeyCapFlood(t *testing.T) {
 	}
 }
 
+// settledGoroutines returns the goroutine count once the limiters earlier
+// tests dropped without Close have been collected and their sweepers have
+// ended (a collection runs their cleanups, each of which stops one): so
+// that none ends during the caller's own count. It collects twice and
+// waits for three equal readings in a row, 5 ms apart, 2 s at most.
+func settledGoroutines() int {
+	runtime.GC()
+	runtime.GC()
+	n, same := runtime.NumGoroutine(), 0
+	for deadline := time.Now().Add(2 * time.Second); same < 3 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		if m := runtime.NumGoroutine(); m == n {
+			same++
+		} else {
+			n, same = m, 0
+		}
+	}
+	return n
+}
+
 func TestCloseLeavesNoGoroutine(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := settledGoroutines()
 	l, err := New(Per(1, time.Second), 1, WithIdleTTL(time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -641,7 +661,7 @@ func TestCloseLeavesNoGoroutine(t *testing.T) {
 // collected, and its sweeper's goroutine ends, rather than keeping the
 // goroutine, the table and its keys for the life of the process.
 func TestDroppedLimiterStopsSweeper(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := settledGoroutines()
 	collected := make(chan struct{})
 	func() {
 		l, err := New(Per(1, time.Second), 1, WithMaxKeys(10))
