@@ -181,9 +181,8 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 	// (asynchronously: a cleanup must not block), where otherwise the
 	// goroutine, the table and every key would stay for the life of the
 	// process.
-	sl := new(atomicbucket.Limit)
-	*sl = limit
-	l.sweeper = sweeper.Start(table, sl, cfg.clock, cfg.ttl)
+	own := limit
+	l.sweeper = sweeper.Start(table, &own, cfg.clock, cfg.ttl)
 	runtime.AddCleanup(l, func(s *sweeper.Sweeper[atomicbucket.Bucket, *atomicbucket.Bucket]) { go s.Close() }, l.sweeper)
 	return l, nil
 }
