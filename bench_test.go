@@ -327,7 +327,7 @@ func BenchmarkAllowAtCap(b *testing.B) {
 			// key was just read from the request, reading the key costs
 			// no cache miss; drawn at random from these 2 MB of keys,
 			// their headers and bytes missed, and a refusal read 330–470
-			// ns here rather than about 155. No counter is shared between
+			// ns here rather than 110–180. No counter is shared between
 			// cores. A forged key is refused, so it never enters the
 			// table: walked again, it is as new.
 			keys := make([]string, 1<<16)

@@ -23,7 +23,8 @@ const heldWait = 10 * time.Second
 // when a sweep lands in the nanoseconds between a lookup and its CAS: with
 // that bug switched on (internal/mutant's SweepNoMark), one-second runs on
 // both manual clocks caught it for 4, then 6, seeds of 24 on 2 cores, and
-// for 3 (twice) since the key cap evicts only keys idle for the TTL
+// for 2 or 3 in three measurements since the key cap evicts only keys idle
+// for the TTL
 // (BenchmarkRandomCatch). Here it happens every time.
 //
 // The violations are what the engine got wrong; the error is for a race
