@@ -17,11 +17,10 @@ import (
 // clocks caught it for 4, then 6, seeds of 24 on 2 cores (2 or 3 in three
 // measurements since the key cap evicts only keys idle for the TTL), and
 // once in CI ten attempts missed it. HeldBucket plays that race out every
-// time. The same
-// runs caught the other three for 21, 22 and 24 seeds of 24 (20 or 21, 24
-// and 24 since), and an attempt adds the linearizability histories; the ten
-// attempts are slack for them. The test logs what caught each mutant and
-// on which attempt.
+// time. The same runs caught the other three for 21, 22 and 24 seeds of 24
+// (20 or 21, 24 and 24 since), and an attempt adds the linearizability
+// histories; the ten attempts are slack for them. The test logs what caught
+// each mutant and on which attempt.
 func TestMutantsCaught(t *testing.T) {
 	defer mutant.Set(mutant.None)
 	for _, m := range mutant.Kinds {
