@@ -61,6 +61,8 @@ type Sweeper[B any, P Bucket[B]] struct {
 	urgent chan struct{}
 	now    chan chan struct{} // SweepNow's requests, each closed when served
 	passes atomic.Int64       // urgent passes made, for tests
+	busy   atomic.Int64       // their total length in ns, for tests
+	most   atomic.Int64       // the longest one's in ns, for tests
 	stop   chan struct{}
 	done   chan struct{}
 	once   sync.Once
@@ -185,7 +187,12 @@ func (s *Sweeper[B, P]) urgentPass(due *time.Time) bool {
 		}
 	}
 	end := time.Now()
-	*due = end.Add(max(urgentRest*end.Sub(start), minStep))
+	took := end.Sub(start)
+	*due = end.Add(max(urgentRest*took, minStep))
+	s.busy.Add(int64(took))
+	if int64(took) > s.most.Load() {
+		s.most.Store(int64(took)) // only this goroutine writes it
+	}
 	s.passes.Add(1)
 	return true
 }

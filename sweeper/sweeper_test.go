@@ -113,8 +113,9 @@ func TestPrepares(t *testing.T) {
 // length, if longer), so a flood of refusals cannot keep the sweeper busy: in
 // 100 ms of Urge called without pause there are at most 101 passes. A
 // slower machine only makes fewer; without the spacing there were
-// thousands. And an Urge made while a pass is held back is not lost: a
-// pass follows it.
+// thousands. Passes longer than a tenth of a millisecond rest nine times
+// their length, so the sweeper passes a tenth of its time at most. And an
+// Urge made while a pass is held back is not lost: a pass follows it.
 func TestUrgeSpaced(t *testing.T) {
 	l, _ := atomicbucket.NewLimit(1, time.Second, 2)
 	tb, _ := stripes.New[atomicbucket.Bucket](4)
@@ -131,6 +132,34 @@ func TestUrgeSpaced(t *testing.T) {
 	if most := int64(elapsed/minStep) + 1; n > most || n < 1 {
 		t.Fatalf("%d urgent passes in %v of urging, want 1 to %d", n, elapsed, most)
 	}
+	// Passes long enough that the rest after each, nine times its length,
+	// is longer than the millisecond: 200,000 keys, none idle (each has
+	// spent a token; a bucket only started reads as idle forever). Each pass
+	// but the last is followed by nine times its length before the next
+	// starts, so the passes' total length is at most a tenth of the time
+	// plus the last one (the longest, to be safe); at rest equal to the
+	// pass, as before, it was half the time.
+	big, _ := stripes.New[atomicbucket.Bucket](4)
+	for i := range 200_000 {
+		st, k := big.Of(fmt.Sprint("k", i))
+		st.LoadOrInsert(k, big.AddKey, func(b *atomicbucket.Bucket) {
+			b.Start(&l, 0)
+			b.TakeAt(&l, 0, 1)
+		})
+	}
+	sw3 := Start(big, &l, clock.NewManual(0), time.Hour)
+	defer sw3.Close()
+	start = time.Now()
+	for time.Since(start) < 300*time.Millisecond {
+		sw3.Urge()
+	}
+	n, busy, most := sw3.passes.Load(), time.Duration(sw3.busy.Load()), time.Duration(sw3.most.Load())
+	elapsed = time.Since(start)
+	if n < 1 || busy > elapsed/10+most || big.Keys() != 200_000 {
+		t.Fatalf("%d urgent passes of %v in all (the longest %v) in %v of urging, %d keys left: want one at least, a tenth of the time and the longest at most, and every key", n, busy, most, elapsed, big.Keys())
+	}
+	t.Logf("%d urgent passes of %v in all (the longest %v) in %v of urging", n, busy, most, elapsed)
+
 	// A sweeper no one else urges: its first pass sets the next one's due
 	// time a millisecond on, and the Urge right after must wait for it.
 	sw2 := Start(tb, &l, clock.NewManual(0), time.Hour)
