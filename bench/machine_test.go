@@ -149,7 +149,10 @@ func handoffTry() float64 {
 }
 
 // handoff needs two Ps: at one it measures nothing (NaN, which the
-// benchmarks do not report), at two a finite time per pass.
+// benchmarks do not report), at two a finite time per pass. How long is
+// not checked: it is the machine's (a CI run read 3.2 ms a pass, the
+// other vCPU descheduled through all four tries, where a bound of 1 ms
+// failed the test).
 func TestHandoff(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	if h := handoff(); !math.IsNaN(h) {
@@ -159,7 +162,7 @@ func TestHandoff(t *testing.T) {
 		t.Skip("one CPU: two spinning goroutines would take turns by time slice")
 	}
 	runtime.GOMAXPROCS(2)
-	if h := handoff(); !(h > 0 && h < 1e6) {
+	if h := handoff(); !(h > 0 && !math.IsInf(h, 0)) {
 		t.Fatalf("handoff at GOMAXPROCS 2: %v ns a pass", h)
 	}
 }
