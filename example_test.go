@@ -3,6 +3,9 @@ package sluice_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"time"
 
 	"github.com/seed997/sluice"
@@ -149,4 +152,76 @@ func ExampleWithClock() {
 	fmt.Println(lim.Allow("carol"))
 	// Output:
 	// true
+}
+
+// In an HTTP handler, AllowN's decision fills the response: the tokens
+// left, and on a denial when to retry. Retry-After takes whole seconds, so
+// the wait is rounded up: a client that retries at the second named finds
+// its token there. A new key refused at the key cap is the server's
+// limit, not the client's: 503, and no promise of when.
+func Example_httpHandler() {
+	clk := clock.NewManual(0)
+	lim, err := sluice.New(sluice.Per(1, 2*time.Second), 2, sluice.WithClock(clk))
+	if err != nil {
+		panic(err)
+	}
+	defer lim.Close()
+
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d, err := lim.AllowN(r.Header.Get("X-API-Key"), 1)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("RateLimit-Remaining", strconv.FormatInt(d.Remaining, 10))
+		switch d.Status {
+		case sluice.Allowed:
+			fmt.Fprintln(w, "hello")
+		case sluice.OverCapacity:
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+		default:
+			secs := (d.RetryAfter + time.Second - 1) / time.Second
+			w.Header().Set("Retry-After", strconv.FormatInt(int64(secs), 10))
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		}
+	})
+
+	get := func() {
+		req := httptest.NewRequest(http.MethodGet, "/", nil)
+		req.Header.Set("X-API-Key", "k_live_1")
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		fmt.Printf("t=%v %d remaining=%s retry-after=%q\n", clk.Now(), rec.Code,
+			rec.Header().Get("RateLimit-Remaining"), rec.Header().Get("Retry-After"))
+	}
+	get()
+	get()
+	get()
+	clk.Advance(1500 * time.Millisecond)
+	get() // 0.5 s short of the next token: Retry-After rounds it up to 1
+	clk.Advance(500 * time.Millisecond)
+	get()
+	// Output:
+	// t=0s 200 remaining=1 retry-after=""
+	// t=0s 200 remaining=0 retry-after=""
+	// t=0s 429 remaining=0 retry-after="2"
+	// t=1.5s 429 remaining=0 retry-after="1"
+	// t=2s 200 remaining=0 retry-after=""
+}
+
+// Stats sums the stripes' counters, for export to a metrics system: each
+// is exact, read one after another. A denied request and a refused new key
+// are counted apart, one in Denied and one in Refused.
+func ExampleLimiter_Stats() {
+	lim, _ := sluice.New(sluice.Per(1, time.Minute), 1, sluice.WithMaxKeys(2), sluice.WithClock(clock.NewManual(0)))
+	defer lim.Close()
+
+	for _, key := range []string{"alice", "alice", "bob", "carol"} {
+		lim.Allow(key)
+	}
+	s := lim.Stats()
+	fmt.Printf("allowed=%d denied=%d refused=%d keys=%d evictions=%d\n",
+		s.Allowed, s.Denied, s.Refused, s.Keys, s.Evictions)
+	// Output:
+	// allowed=2 denied=1 refused=1 keys=2 evictions=0
 }
