@@ -889,3 +889,60 @@ func TestGrowthWithSweeper(t *testing.T) {
 		}
 	}
 }
+
+// firstThenClock returns ahead on its first reading, after running before,
+// and clk's readings after that: a sweeper that read the clock just before
+// it was set back, with a request decided in between (before).
+type firstThenClock struct {
+	read   bool
+	ahead  time.Duration
+	before func()
+	clk    clock.Clock
+}
+
+func (c *firstThenClock) Now() time.Duration {
+	if !c.read {
+		c.read = true
+		c.before()
+		return c.ahead
+	}
+	return c.clk.Now()
+}
+
+// TestEvictionClockBack: a sweep step reads the clock once, before the
+// states it tests; a clock that goes back after that reading (a manual
+// clock, or a caller's own) leaves the reading ahead of it. A request then
+// takes tokens at the earlier time, and the bucket, full at the step's
+// reading though not at the clock's, must not be evicted: its key would
+// start again full at the earlier time, and 4 + 30 tokens pass at one
+// instant with a burst of 30 (the stress command's manual-backwards runs
+// met it: 34 tokens in 9 ns of the clock's movement, against a bound of
+// 32). Evict confirms a bucket full at the step's reading with a reading
+// taken after the bucket's state.
+func TestEvictionClockBack(t *testing.T) {
+	clk := clock.NewManual(time.Hour)
+	const key, idle = "k", 10 * time.Nanosecond
+	l := newLimiter(t, Per(3, 10*time.Nanosecond), 30, WithClock(clk))
+	l.Allow(key)
+	st, _ := l.table.Of(key)
+	i := 0
+	for l.table.At(i) != st {
+		i++
+	}
+	back := clk.Now() + 10*time.Nanosecond // the bucket is full again by then
+	sweep := &firstThenClock{ahead: clk.Now() + time.Microsecond, clk: clk, before: func() {
+		clk.Set(back)
+		if d, _ := l.AllowN(key, 4); !d.OK() {
+			t.Errorf("4 tokens from a full bucket: %v", d.Status)
+		}
+	}}
+	if n := sweeper.Stripe(l.table, i, &l.limit, sweep, idle); n != 0 {
+		t.Errorf("the sweep evicted %d keys: a bucket 4 tokens short at the clock's time", n)
+	}
+	if d, _ := l.AllowN(key, 30); d.OK() {
+		t.Fatal("34 tokens admitted at one instant with a burst of 30: the key was evicted on a reading the clock had gone back from")
+	}
+	if d, _ := l.AllowN(key, 26); !d.OK() {
+		t.Fatalf("the 26 tokens left were refused: %v", d.Status)
+	}
+}

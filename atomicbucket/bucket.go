@@ -232,20 +232,26 @@ func (b *Bucket) Refund(l *Limit, now time.Duration, tokens int64) Status {
 }
 
 // Evict marks the bucket evicted if it has been full for at least idle at
-// now, a reading of the clock the bucket is used with, and reports whether
-// it did. From then on every method returns Evicted, so a goroutine that
-// still holds the pointer cannot spend tokens on an orphan while a new
-// bucket is made for the key. A now older than the clock's latest reading
-// only evicts less: the bucket was full then, and no one has taken from it
-// since, or its state would not be the one the CAS replaces. So a sweeper
-// may read the clock once for many buckets.
-func (b *Bucket) Evict(l *Limit, now, idle time.Duration) bool {
+// now, a reading of clk, and at a reading of clk taken after the bucket's
+// state was loaded, and reports whether it did. From then on every method
+// returns Evicted, so a goroutine that still holds the pointer cannot
+// spend tokens on an orphan while a new bucket is made for the key.
+//
+// now may be old, so that a sweeper reads the clock once for many
+// buckets, and an older now only evicts less: a bucket full at now and
+// taken from since is not in the state the CAS replaces. Unless the clock
+// went back after now was read (a manual clock, or a caller's own): a
+// request at its earlier time may have taken tokens that the bucket had
+// back by now, and evicting it would let the key start again full at that
+// earlier time, burst tokens more than one bucket gives at one instant
+// (TestEvictionClockBack, in package sluice). So a bucket full at now is
+// tested again at a reading taken after its state: on a clock that only
+// goes forward that reading is no earlier and the test passes again, one
+// clock read for each bucket evicted.
+func (b *Bucket) Evict(l *Limit, clk clock.Clock, now, idle time.Duration) bool {
 	for {
 		old := b.state.Load()
-		if old&tombstone != 0 {
-			return false
-		}
-		if !l.idle(old, now, idle) {
+		if old&tombstone != 0 || !l.idle(old, now, idle) || !l.idle(old, clk.Now(), idle) {
 			return false
 		}
 		if mutant.Is(mutant.SweepNoMark) {

@@ -25,7 +25,7 @@ type impl interface {
 	TakeAt(l *Limit, now time.Duration, cost int64) Decision
 	Peek(l *Limit, now time.Duration, cost int64) Decision
 	Refund(l *Limit, now time.Duration, tokens int64) Status
-	Evict(l *Limit, now, idle time.Duration) bool
+	Evict(l *Limit, clk clock.Clock, now, idle time.Duration) bool
 	Dead() bool
 }
 
@@ -378,24 +378,48 @@ func TestPeekRefund(t *testing.T) {
 	}
 }
 
+// TestEvictClockBack: a bucket full at the reading Evict is given, but not
+// at the clock's time when Evict runs, because the clock went back after
+// that reading and a request took tokens at the earlier time, is not
+// evicted; a clock that goes forward evicts it (TestEvictionClockBack, in
+// package sluice, plays it through a sweep).
+func TestEvictClockBack(t *testing.T) {
+	for _, im := range impls {
+		l := mustLimit(t, 3, 10*time.Nanosecond, 30)
+		clk := clock.NewManual(time.Hour)
+		b := im.make(l, clk.Now())
+		ahead := clk.Now() + time.Microsecond // the sweeper's reading
+		if !b.TakeAt(l, clk.Now(), 4).OK() {  // the clock went back, and 4 were taken
+			t.Fatalf("%s: 4 tokens from a full bucket", im.name)
+		}
+		if b.Evict(l, clk, ahead, 10*time.Nanosecond) || b.Dead() {
+			t.Fatalf("%s: evicted at a reading ahead of the clock, 4 tokens short at its time", im.name)
+		}
+		clk.Set(ahead)
+		if !b.Evict(l, clk, ahead, 10*time.Nanosecond) || !b.Dead() {
+			t.Fatalf("%s: not evicted with the clock at the reading, full and idle", im.name)
+		}
+	}
+}
+
 func TestEvict(t *testing.T) {
 	for _, im := range impls {
 		l := mustLimit(t, 1, time.Second, 2)
 		clk := clock.NewManual(0)
 		b := im.make(l, 0)
 		b.TakeAt(l, 0, 1) // full again at 1s
-		if b.Evict(l, clk.Now(), 0) {
+		if b.Evict(l, clk, clk.Now(), 0) {
 			t.Fatalf("%s: evicted a bucket that is not full", im.name)
 		}
 		clk.Set(time.Second)
-		if b.Evict(l, clk.Now(), time.Millisecond) {
+		if b.Evict(l, clk, clk.Now(), time.Millisecond) {
 			t.Fatalf("%s: evicted before the idle time", im.name)
 		}
 		clk.Set(time.Second + time.Millisecond)
-		if !b.Evict(l, clk.Now(), time.Millisecond) || !b.Dead() {
+		if !b.Evict(l, clk, clk.Now(), time.Millisecond) || !b.Dead() {
 			t.Fatalf("%s: not evicted when full and idle", im.name)
 		}
-		if b.Evict(l, clk.Now(), 0) {
+		if b.Evict(l, clk, clk.Now(), 0) {
 			t.Fatalf("%s: evicted twice", im.name)
 		}
 		for _, st := range []Status{b.Allow(l, clk, 1), b.Take(l, clk, 1).Status, b.TakeAt(l, 0, 1).Status,

@@ -111,10 +111,10 @@ func (b *MutexBucket) Refund(l *Limit, now time.Duration, tokens int64) Status {
 }
 
 // Evict is Bucket.Evict.
-func (b *MutexBucket) Evict(l *Limit, now, idle time.Duration) bool {
+func (b *MutexBucket) Evict(l *Limit, clk clock.Clock, now, idle time.Duration) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.state&tombstone != 0 || !l.idle(b.state, now, idle) {
+	if b.state&tombstone != 0 || !l.idle(b.state, now, idle) || !l.idle(b.state, clk.Now(), idle) {
 		return false
 	}
 	b.state = tombstone

@@ -26,7 +26,7 @@ import (
 // atomicbucket.MutexBucket both satisfy it.
 type Bucket[B any] interface {
 	stripes.Bucket[B]
-	Evict(l *atomicbucket.Limit, now, idle time.Duration) bool
+	Evict(l *atomicbucket.Limit, clk clock.Clock, now, idle time.Duration) bool
 }
 
 // minStep keeps a tiny TTL from turning the sweeper into a busy loop.
@@ -246,10 +246,12 @@ func Stripe[B any, P Bucket[B]](t *stripes.Table[B, P], i int, l *atomicbucket.L
 func sweep[B any, P Bucket[B]](t *stripes.Table[B, P], i int, l *atomicbucket.Limit, clk clock.Clock, idle time.Duration, stop <-chan struct{}) (evicted int, stopped bool) {
 	st := t.At(i)
 	var now time.Duration
-	evict := func(b P) bool { return b.Evict(l, now, idle) }
+	evict := func(b P) bool { return b.Evict(l, clk, now, idle) }
 	for {
 		// One reading a step, not one a key: a step takes microseconds,
-		// and an older reading only evicts less (Bucket.Evict).
+		// and an older reading only evicts less; Evict reads the clock
+		// again only for a bucket full at this one, in case the clock
+		// went back since (Bucket.Evict).
 		now = clk.Now()
 		n, done := st.SweepStep(evict)
 		t.DropKeys(n)

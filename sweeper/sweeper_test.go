@@ -213,7 +213,7 @@ func BenchmarkSweep(b *testing.B) {
 				}
 				st.Sweep(func(*atomicbucket.Bucket) bool { return false }) // any growth finished
 				var now time.Duration
-				evict := func(bk *atomicbucket.Bucket) bool { return bk.Evict(&l, now, 0) }
+				evict := func(bk *atomicbucket.Bucket) bool { return bk.Evict(&l, clk, now, 0) }
 				runtime.GC() // no collection's work in the timed steps
 				b.StartTimer()
 				for done := false; !done; {
