@@ -240,14 +240,15 @@ func (b *Bucket) Refund(l *Limit, now time.Duration, tokens int64) Status {
 // now may be old, so that a sweeper reads the clock once for many
 // buckets, and an older now only evicts less: a bucket full at now and
 // taken from since is not in the state the CAS replaces. Unless the clock
-// went back after now was read (a manual clock, or a caller's own): a
+// went back after now was read (a manual clock, a caller's own, or the
+// counter clock stepping away a jump of the machine's counter): a
 // request at its earlier time may have taken tokens that the bucket had
 // back by now, and evicting it would let the key start again full at that
 // earlier time, burst tokens more than one bucket gives at one instant
 // (TestEvictionClockBack, in package sluice). So a bucket full at now is
 // tested again at a reading taken after its state: on a clock that only
 // goes forward that reading is no earlier and the test passes again, one
-// clock read for each bucket evicted.
+// clock read for each bucket found full.
 func (b *Bucket) Evict(l *Limit, clk clock.Clock, now, idle time.Duration) bool {
 	for {
 		old := b.state.Load()
