@@ -158,7 +158,8 @@ func ExampleWithClock() {
 // left, and on a denial when to retry. Retry-After takes whole seconds, so
 // the wait is rounded up: a client that retries at the second named finds
 // its token there. A new key refused at the key cap is the server's
-// limit, not the client's: 503, and no promise of when.
+// limit, not the client's: 503, and no promise of when; nor for a cost
+// over the burst, which no wait admits.
 func Example_httpHandler() {
 	clk := clock.NewManual(0)
 	lim, err := sluice.New(sluice.Per(1, 2*time.Second), 2, sluice.WithClock(clk))
@@ -177,12 +178,14 @@ func Example_httpHandler() {
 		switch d.Status {
 		case sluice.Allowed:
 			fmt.Fprintln(w, "hello")
-		case sluice.OverCapacity:
-			http.Error(w, "busy", http.StatusServiceUnavailable)
-		default:
+		case sluice.Denied:
 			secs := (d.RetryAfter + time.Second - 1) / time.Second
 			w.Header().Set("Retry-After", strconv.FormatInt(int64(secs), 10))
 			http.Error(w, "slow down", http.StatusTooManyRequests)
+		case sluice.OverCapacity:
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+		default: // TooLarge, a cost over the burst: no wait ever helps
+			http.Error(w, "request exceeds the limit", http.StatusTooManyRequests)
 		}
 	})
 
