@@ -155,15 +155,11 @@ func matchEmpty(c uint64) uint64 { return (c - lsb) &^ c & msb }
 // slotOf is the slot marked by the lowest set bit of a nonzero mask.
 //
 // Every caller has tested m != 0, from which the compiler proves the slot
-// below groupSize: indexing with it needs no bounds check, and no mask.
-// It used to be masked with groupSize−1 as well, which Go 1.27 drops but
-// Go 1.26 kept: an AND between the bit scan and the load of the slot's
-// length, on every lookup's dependent chain, and its scalings to the key
-// and the bucket computed from the raw bit index in two instructions
-// each. Without it, Go 1.26 makes find's code Go 1.27's (go tool
-// objdump; no bounds check either way, -d=ssa/check_bce): a hot key's
-// decision 1.0 ns faster on the default clock, 1.0 on the coarse one
-// (BenchmarkAllowPaired, builds of either form run in turns).
+// below groupSize, so indexing with it needs no bounds check and no mask
+// (-d=ssa/check_bce). A mask, & (groupSize−1), which Go 1.27 drops, Go
+// 1.26 kept on every lookup's dependent chain: without it a hot key's
+// decision is 1 ns faster there (BenchmarkAllowPaired, both builds in
+// turns; bench/BENCHMARKS.md, "Go 1.27").
 func slotOf(m uint64) uint64 { return uint64(bits.TrailingZeros64(m) >> 3) }
 
 // find returns the bucket stored under k, or nil. It takes no lock.
