@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -371,5 +372,50 @@ BenchmarkAllowPaired/clock=default/keylen=13/counts=on-2 	 63085364	 20.80 ns/op
 	}
 	if _, ok := data[key{pairedScenario, "default/on", ""}]; !ok || len(data[key{pairedScenario, "default/on", ""}]["ns/op"]) != 3 {
 		t.Fatalf("paired lines: %v", data[key{pairedScenario, "default/on", ""}])
+	}
+}
+
+// A paired round whose floor ran in the machine's slow mode, more than
+// floorSpeedBand above the fastest round's, does not count: the slow mode
+// adds about as much to both sides and pulls the ratio towards 1. The
+// rounds of the twenty-second full run's default clock: two fast, one a
+// little slower, one slow; the median of all four would read 1.095, met.
+func TestPairedFloorSlowRounds(t *testing.T) {
+	in := `BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial 1 21 ns/op
+BenchmarkAllowPaired/clock=default/keylen=13/counts=on-2 1 24.89 ns/op 21.55 floor-ns/op 1.123 sluice/floor
+BenchmarkAllowPaired/clock=default/keylen=13/counts=off-2 1 23.08 ns/op 21.51 floor-ns/op 1.072 sluice/floor
+BenchmarkAllowPaired/clock=default/keylen=13/counts=on-2 1 25.93 ns/op 21.45 floor-ns/op 1.131 sluice/floor
+BenchmarkAllowPaired/clock=default/keylen=13/counts=off-2 1 23.13 ns/op 21.33 floor-ns/op 1.083 sluice/floor
+BenchmarkAllowPaired/clock=default/keylen=13/counts=on-2 1 24.20 ns/op 22.74 floor-ns/op 1.066 sluice/floor
+BenchmarkAllowPaired/clock=default/keylen=13/counts=off-2 1 23.10 ns/op 21.50 floor-ns/op 1.074 sluice/floor
+BenchmarkAllowPaired/clock=default/keylen=13/counts=on-2 1 37.72 ns/op 36.91 floor-ns/op 1.033 sluice/floor
+BenchmarkAllowPaired/clock=default/keylen=13/counts=off-2 1 24.74 ns/op 21.59 floor-ns/op 1.092 sluice/floor
+`
+	_, ts := targetsOf(t, in)
+	var def target
+	for _, tg := range ts {
+		if tg.what == "core engine: hot key ≤ about 1.1× the floor, default clock" {
+			def = tg
+		}
+	}
+	if def.value != 1.123 || def.met() != "not met" {
+		t.Errorf("value %v (%s), want 1.123, the median of the three rounds at the floor's speed, not met", def.value, def.met())
+	}
+	for _, want := range []string{
+		"sluice 24.89 ns ÷ floor 21.55 ns, paired blocks; by round: 1.123, 1.131, 1.066, 1.033",
+		"held to the 3 of 4 rounds whose floor ran within 15% of its fastest, 21.45 ns (in the others, 36.91 ns,",
+		"; WithoutDecisionCounts 1.079",
+	} {
+		if !strings.Contains(def.result, want) {
+			t.Errorf("result %q lacks %q", def.result, want)
+		}
+	}
+	// Every round at one speed: nothing is held back, and nothing said.
+	if keep := atFloorSpeed([]float64{21.5, 22.0, 21.4}, 3); slices.Contains(keep, false) {
+		t.Errorf("rounds within the band dropped: %v", keep)
+	}
+	// Readings that do not match the rounds one for one: all count.
+	if keep := atFloorSpeed([]float64{21.5}, 2); !keep[0] || !keep[1] {
+		t.Errorf("mismatched readings: %v", keep)
 	}
 }
