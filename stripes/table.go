@@ -158,7 +158,7 @@ func matchEmpty(c uint64) uint64 { return (c - lsb) &^ c & msb }
 // below groupSize, so indexing with it needs no bounds check and no mask
 // (-d=ssa/check_bce). A mask, & (groupSize−1), which Go 1.27 drops, Go
 // 1.26 kept on every lookup's dependent chain: without it a hot key's
-// decision is 0.5–1.3 ns faster there (BenchmarkAllowPaired, both builds in
+// decision is 0.3–1.4 ns faster there (BenchmarkAllowPaired, both builds in
 // turns; bench/BENCHMARKS.md, "Go 1.27").
 func slotOf(m uint64) uint64 { return uint64(bits.TrailingZeros64(m) >> 3) }
 
