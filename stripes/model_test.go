@@ -217,12 +217,17 @@ func (m *model) do(op, arg byte) {
 }
 
 // lookAll finds every key of the model with its state, and none of 64
-// numbers that are not in it.
+// numbers that are not in it; LoadHome, where it finds a key, finds the
+// bucket Load does.
 func (m *model) lookAll(when string) {
 	for i := range m.live {
 		_, k := m.tb.Of(name(i))
-		if b := m.st.Load(k); b == nil || number(b) != i || b.v.Load()&dead != 0 {
+		b := m.st.Load(k)
+		if b == nil || number(b) != i || b.v.Load()&dead != 0 {
 			m.t.Fatalf("%s: key %d: %v", when, i, b)
+		}
+		if h := m.st.LoadHome(k); h != nil && h != b {
+			m.t.Fatalf("%s: key %d: LoadHome gave %v, Load %v", when, i, h, b)
 		}
 	}
 	for i := range 64 {
@@ -230,6 +235,9 @@ func (m *model) lookAll(when string) {
 			_, k := m.tb.Of(name(i))
 			if b := m.st.Load(k); b != nil && b.v.Load()&dead == 0 {
 				m.t.Fatalf("%s: key %d, not in the stripe, found live", when, i)
+			}
+			if b := m.st.LoadHome(k); b != nil && b.v.Load()&dead == 0 {
+				m.t.Fatalf("%s: key %d, not in the stripe, found live by LoadHome", when, i)
 			}
 		}
 	}

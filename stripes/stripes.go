@@ -323,6 +323,17 @@ func (s *Stripe[B, P]) Load(k Key) P {
 	return P(s.tab.Load().find(k))
 }
 
+// LoadHome is Load's common case alone, a key of 8 to 16 bytes found in
+// its home group, in one call with no frame (see findHome); it returns nil
+// for any other key, found or not, which the caller then looks up with
+// Load. A decision calls LoadHome and then, where it returns nil, Load:
+// the two are not one method, since a function with two calls in it is
+// too large to inline, and its call would cost what LoadHome saves. It
+// takes no lock and writes nothing.
+func (s *Stripe[B, P]) LoadHome(k Key) P {
+	return P(s.tab.Load().findHome(k))
+}
+
 // LoadOrInsert returns the live bucket stored under k. If there is none and
 // admit() allows it, it stores a copy of the key with a new bucket that
 // start initializes, and returns that; if admit() refuses, it returns nil.

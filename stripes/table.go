@@ -162,38 +162,46 @@ func matchEmpty(c uint64) uint64 { return (c - lsb) &^ c & msb }
 // turns; bench/BENCHMARKS.md, "Go 1.27").
 func slotOf(m uint64) uint64 { return uint64(bits.TrailingZeros64(m) >> 3) }
 
-// find returns the bucket stored under k, or nil. It takes no lock.
+// findHome is find's first step, restricted to hits: the bucket of a key
+// of 8 to 16 bytes stored in its home group, or nil for any other key,
+// found or not, which the caller then looks up with find (from the start:
+// a key found past its home group, or absent, so probes the home group
+// twice, the second time on a line already in cache).
 //
-// Its first part is the common case of a decision, a key of 8 to 16 bytes
-// found in its home group, written with no call in it: the full probe
-// (findAll) calls itself through into and the long key compares, so the
-// compiler gives it a 120-byte frame and spills six registers on entry,
-// which a hot key's decision paid on every call. find keeps a frame of its
-// own, for its call of findAll, but spills one register (amd64, Go 1.26,
-// go tool objdump): 0.4 ns less on the default clock, 0.8 on the coarse
-// one (BenchmarkAllowPaired: builds with and without it run in turns). It is findAll's first step, restricted to hits: a key
-// it does not find there, or of another length, is looked up by findAll
-// from the start. A key found past its home group, or absent, so probes
-// the home group twice, the second time on a line already in cache; a key
-// of another length pays one more call (BenchmarkAllowKeyLen, 17 to 64
-// bytes: level, within its spread of about 1 ns).
-func (t *table[B]) find(k Key) *B {
-	if n := len(k.S); n >= 8 && n <= inlineKey {
-		g, tag := t.home(k.Hash)
-		gr := &t.groups[g]
-		for m := match(gr.ctrl.Load(), tag); m != 0; m &= m - 1 {
-			i := slotOf(m)
-			if int(gr.lens[i]) == n && sameShort(&gr.keys[i], k.S) {
+// It is written to be a leaf that cannot panic, so that the compiler gives
+// it no frame and no stack check (amd64, Go 1.26 and 1.27, go tool
+// objdump): the group is reached by address rather than by index, since
+// g < t.ng = len(t.groups) (home; newTable makes both), and the key's
+// words are compared with load64, which checks no bounds. find, which
+// calls itself through into and the long key compares, has a 120-byte
+// frame and spills six registers on entry. A decision calls this first
+// (Stripe.LoadHome): a hot key's took 1.2 ns less on the default clock,
+// 1.0 on the coarse one, than with the first step inside find's frame
+// (BenchmarkAllowPaired, builds of both run in turns; bench/BENCHMARKS.md,
+// "The lookup's first step as a leaf").
+func (t *table[B]) findHome(k Key) *B {
+	n := len(k.S)
+	if n < 8 || n > inlineKey {
+		return nil
+	}
+	g, tag := t.home(k.Hash)
+	gr := (*group[B])(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.groups)), uintptr(g)*unsafe.Sizeof(t.groups[0])))
+	for m := match(gr.ctrl.Load(), tag); m != 0; m &= m - 1 {
+		i := slotOf(m)
+		if int(gr.lens[i]) == n {
+			p, q := unsafe.Pointer(unsafe.StringData(k.S)), unsafe.Pointer(&gr.keys[i])
+			if load64(p, 0) == load64(q, 0) && load64(p, uintptr(n)-8) == load64(q, uintptr(n)-8) {
 				return &gr.b[i]
 			}
 		}
 	}
-	return t.findAll(k)
+	return nil
 }
 
-// findAll is find's full probe: every group from the key's home to the
-// first with an empty slot, then the table this one grows into.
-func (t *table[B]) findAll(k Key) *B {
+// find returns the bucket stored under k, or nil. It takes no lock. It
+// probes every group from the key's home to the first with an empty slot,
+// then the table this one grows into.
+func (t *table[B]) find(k Key) *B {
 	g, tag := t.home(k.Hash)
 	for {
 		gr := &t.groups[g]

@@ -440,12 +440,13 @@ func BenchmarkTally(b *testing.B) {
 	})
 }
 
-// TestFindCompares holds find's key compare to every length and every
-// byte: a key differing from the stored one in any one byte, at any length,
-// is a different key. Both keys are given the same hash, so that the probe
-// reaches the stored key's slot and only its bytes can tell them apart.
-// The lengths run past sameLongMax, so that both of sameLong's ways of
-// comparing are held to it.
+// TestFindCompares holds find's key compare, and findHome's, to every
+// length and every byte: a key differing from the stored one in any one
+// byte, at any length, is a different key. Both keys are given the same
+// hash, so that the probe reaches the stored key's slot and only its bytes
+// can tell them apart. The lengths run past sameLongMax, so that both of
+// sameLong's ways of comparing are held to it. The key is in its home
+// group, where findHome must find one of 8 to 16 bytes, and no other.
 func TestFindCompares(t *testing.T) {
 	base := strings.Repeat("0123456789abcdef", 5)
 	if len(base) < sameLongMax+16 {
@@ -455,14 +456,25 @@ func TestFindCompares(t *testing.T) {
 		key := base[:n]
 		tb := newTable[ctr](1, 1)
 		tb.insert(0, strings.Clone(key), func(*ctr) {})
-		if tb.find(Key{S: strings.Clone(key)}) == nil {
+		b := tb.find(Key{S: strings.Clone(key)})
+		if b == nil {
 			t.Fatalf("%d bytes: %q not found", n, key)
+		}
+		want := b
+		if n < 8 || n > inlineKey {
+			want = nil
+		}
+		if h := tb.findHome(Key{S: strings.Clone(key)}); h != want {
+			t.Fatalf("%d bytes: findHome gave %p, want %p", n, h, want)
 		}
 		for j := 0; j < n; j++ {
 			other := []byte(key)
 			other[j] ^= 0x20
 			if tb.find(Key{S: string(other)}) != nil {
 				t.Fatalf("%d bytes: %q found as %q (byte %d differs)", n, other, key, j)
+			}
+			if tb.findHome(Key{S: string(other)}) != nil {
+				t.Fatalf("%d bytes: findHome found %q as %q (byte %d differs)", n, other, key, j)
 			}
 		}
 	}
