@@ -452,7 +452,10 @@ func targets(data map[key]map[string][]float64, par string) []target {
 		what := "core engine: hot key ≤ about 1.1× the floor, " + c.label
 		if on := data[key{pairedScenario, c.clock + "/on", ""}]; len(on["sluice/floor"]) > 0 {
 			off := data[key{pairedScenario, c.clock + "/off", ""}]
-			fastest := slices.Min(append(slices.Clone(on["floor-ns/op"]), off["floor-ns/op"]...))
+			fastest := math.NaN() // no floor readings: every round counts (atFloorSpeed)
+			if floors := append(slices.Clone(on["floor-ns/op"]), off["floor-ns/op"]...); len(floors) > 0 {
+				fastest = slices.Min(floors)
+			}
 			keep := atFloorSpeed(on["floor-ns/op"], len(on["sluice/floor"]), fastest)
 			r := pick(on["sluice/floor"], keep)
 			res := fmt.Sprintf("sluice %s ns ÷ floor %s ns, paired blocks", num(median(pick(on["ns/op"], keep)), 2),
