@@ -433,10 +433,20 @@ func targets(data map[key]map[string][]float64, par string) []target {
 	ts = append(ts, target{what: "heap per key at 1M keys: below every peer",
 		result: fmt.Sprintf("%s %s B ÷ sluice %s B", peer, num(least, 1), num(h, 1)), value: least / h, want: 1})
 	if par == "parallel-2" {
+		// The value is the median of each round's own ratio where every
+		// round has both runs: a round's serial and parallel runs are
+		// neighbours in one process, while the ratio of the medians can
+		// pair a serial median pulled up by slow rounds with a parallel
+		// one from fast rounds (the twenty-fifth full run read 1.80, met,
+		// where its rounds read 2.01, 1.48, 1.39 and 1.62).
 		for _, sc := range []string{"keys-1k", "keys-1M"} {
 			s, p := ns(sc, "sluice", "serial"), ns(sc, "sluice", par)
+			res, v := fmt.Sprintf("serial %s ns ÷ two cores %s ns", num(s, 1), num(p, 1)), s/p
+			if r := ratios(data[key{sc, "sluice", "serial"}]["ns/op"], data[key{sc, "sluice", par}]["ns/op"]); len(r) > 1 {
+				res, v = fmt.Sprintf("median of the rounds' own ratios; medians: serial %s ns, two cores %s ns", num(s, 1), num(p, 1)), median(r)
+			}
 			ts = append(ts, target{what: "two cores on distinct keys (" + sc + "): ≥ 1.8× serial throughput",
-				result: fmt.Sprintf("serial %s ns ÷ two cores %s ns", num(s, 1), num(p, 1)) + byRound(data, sc, par), value: s / p, want: 1.8})
+				result: res + byRound(data, sc, par), value: v, want: 1.8})
 		}
 	}
 	// The core engine's floor, from the root package's paired blocks where
@@ -539,15 +549,19 @@ func rounds(v []float64, prec int) string {
 // every round: a ratio of medians can pair one implementation's fast
 // phase with another's slow one, where each round's two figures were
 // taken in one process, a few seconds apart.
-func perRound(a, b []float64) string {
+func perRound(a, b []float64) string { return rounds(ratios(a, b), 2) }
+
+// ratios returns a[i] ÷ b[i], round by round, or nil when the two do not
+// have the same rounds.
+func ratios(a, b []float64) []float64 {
 	if len(a) != len(b) {
-		return ""
+		return nil
 	}
 	r := make([]float64, len(a))
 	for i := range a {
 		r[i] = a[i] / b[i]
 	}
-	return rounds(r, 2)
+	return r
 }
 
 // byRound lists sluice's two-core ratio in scenario sc round by round,
