@@ -574,8 +574,8 @@ func byRound(data map[key]map[string][]float64, sc, par string) string {
 		return ""
 	}
 	var parts []string
-	for i := range s {
-		parts = append(parts, fmt.Sprintf("%s at %s", num(s[i]/ns[i], 2), num(hs[i], 0)))
+	for i, r := range ratios(s, ns) {
+		parts = append(parts, fmt.Sprintf("%s at %s", num(r, 2), num(hs[i], 0)))
 	}
 	return "; by round, × at handoff ns: " + strings.Join(parts, ", ")
 }
