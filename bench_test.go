@@ -392,12 +392,16 @@ func BenchmarkAllowAtCap(b *testing.B) {
 // buckets of several; share=nothing, each decides its own limiter's keys.
 // With nothing shared, the count, the clock and the tables cost the cores
 // nothing of each other; what the other two lose beside it is the buckets'
-// lines moving between cores.
+// lines moving between cores. counts=off repeats the serial loop and
+// share=keys on a limiter made WithoutDecisionCounts: one limiter's
+// per-P tallies sit on neighbouring lines, which share=nothing, a limiter
+// to each goroutine, does not test, so the two ratios side by side say
+// whether the count costs the cores anything of each other there.
 func BenchmarkAllowKeysSharing(b *testing.B) {
 	const n = 1_000
 	keys := makeKeys(n)
-	fill := func() *sluice.Limiter {
-		lim, err := sluice.New(admitAll, admitBurst)
+	fill := func(opts ...sluice.Option) *sluice.Limiter {
+		lim, err := sluice.New(admitAll, admitBurst, opts...)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -408,15 +412,24 @@ func BenchmarkAllowKeysSharing(b *testing.B) {
 	}
 	step := func(seq, n uint64) uint64 { return (seq * 0x9E3779B97F4A7C15) >> 1 % n }
 	procs := uint64(runtime.GOMAXPROCS(0))
-	for _, share := range []string{"", "keys", "lines", "nothing"} {
+	for _, c := range []struct {
+		share   string
+		counted bool
+	}{{"", true}, {"keys", true}, {"lines", true}, {"nothing", true}, {"", false}, {"keys", false}} {
+		share := c.share
 		name := "mode=parallel/share=" + share
 		if share == "" {
 			name = "mode=serial"
 		}
+		var opts []sluice.Option
+		if !c.counted {
+			name += "/counts=off"
+			opts = append(opts, sluice.WithoutDecisionCounts())
+		}
 		b.Run("impl=sluice/clock=default/keys=1000/"+name, func(b *testing.B) {
 			lims := make([]*sluice.Limiter, procs)
 			for i := range lims {
-				lims[i] = fill()
+				lims[i] = fill(opts...)
 			}
 			defer func() {
 				for _, l := range lims {
