@@ -1,11 +1,27 @@
 #!/bin/bash
 # Device run: the suite's two-core figures on two pinned cores of a 16-core
 # machine, the sharing benchmark, and the parallel half's GOMAXPROCS sweep.
+# "run.sh sweep 2 3" runs only the sweep, as rounds 2 and 3 (the second
+# device run; it took new-key before keys-1M and zipf-1M).
 set -u
 B=out/dev/bench.test; R=out/dev/root.test
 T0=$SECONDS; BUDGET=${BUDGET:-420}; BT=${BT:-200ms}
 left() { echo $(( BUDGET - (SECONDS - T0) )); }
 log() { echo "[$((SECONDS-T0))s] $*" | tee -a $OUT/progress.txt; }
+# sweep ROUND MINLEFT: the parallel half at GOMAXPROCS 1-16, unpinned, one
+# process per scenario and implementation so a 1M fill serves every count
+sweep() {
+  echo "# round $1" >> $OUT/scaling.txt
+  for sc in keys-1k hot-allow hot-deny keys-1M zipf-1M new-key; do
+    for im in sluice sluice-coarse sluice-mutex floor x-time-rate go-limiter; do
+      [ $(left) -lt $2 ] && { log "skip round $1 $sc $im"; continue; }
+      $B -test.run '^$' -test.bench "Limiters/scenario=$sc/impl=$im\$/mode=parallel\$" \
+        -test.cpu 1,2,4,8,16 -test.benchtime $BT >> $OUT/scaling.txt 2>&1
+    done
+    log "round $1 sweep $sc"
+  done
+}
+if [ "${1:-}" = sweep ]; then shift; for r in "$@"; do sweep $r 20; done; log done; exit 0; fi
 {
   date -u; uname -a; nproc; lscpu
   echo clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
@@ -57,15 +73,8 @@ done; fi
 one $A,$OTHER pair-targets.txt "${TGT}serial$" 1
 one $A,$OTHER pair-targets.txt "${TGT}parallel$" 2
 log "pair-targets"
-# 5. the sweep, unpinned, one process per scenario so 1M fills are reused across cpus
-for sc in keys-1k hot-allow hot-deny keys-1M zipf-1M new-key; do
-  for im in sluice sluice-coarse sluice-mutex floor x-time-rate go-limiter; do
-    [ $(left) -lt 40 ] && { log "skip sweep $sc $im"; continue; }
-    $B -test.run '^$' -test.bench "Limiters/scenario=$sc/impl=$im\$/mode=parallel\$" \
-      -test.cpu 1,2,4,8,16 -test.benchtime $BT >> $OUT/scaling.txt 2>&1
-  done
-  log "sweep $sc"
-done
+# 5. the sweep, round 1
+sweep 1 40
 # 6. more pinned 1k rounds while time is left
 r=6; while [ $(left) -gt 25 ]; do
   echo "# round $r" >> $OUT/pair-1k.txt
