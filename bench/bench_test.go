@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/seed997/sluice/internal/machine"
 )
 
 // Scenarios. Every one runs serial (one goroutine) and parallel
@@ -185,12 +187,12 @@ func BenchmarkLimiters(b *testing.B) {
 						loopSerial(b, p, sc)
 					} else {
 						// The machine's state around this benchmark
-						// (machine_test.go), out of its timed span: the
+						// (machine_test.go, internal/machine), out of its timed span: the
 						// slower of the handoffs just before and just after.
-						h := handoff()
+						h := machine.Handoff()
 						loopParallel(b, p, sc)
 						b.StopTimer()
-						if h = max(h, handoff()); !math.IsNaN(h) {
+						if h = max(h, machine.Handoff()); !math.IsNaN(h) {
 							b.ReportMetric(h, "handoff-ns")
 						}
 					}

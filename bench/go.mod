@@ -12,7 +12,6 @@ require (
 	github.com/throttled/throttled/v2 v2.15.0
 	github.com/ulule/limiter/v3 v3.11.2
 	go.uber.org/ratelimit v0.3.1
-	golang.org/x/sys v0.49.0
 	golang.org/x/time v0.16.0
 )
 
@@ -23,6 +22,7 @@ require (
 	github.com/kr/text v0.2.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da // indirect
+	golang.org/x/sys v0.49.0 // indirect
 )
 
 tool golang.org/x/perf/cmd/benchstat
