@@ -442,7 +442,12 @@ func allowKeysSharing(b *testing.B, n uint64) {
 			opts = append(opts, sluice.WithoutDecisionCounts())
 		}
 		b.Run(fmt.Sprintf("impl=sluice/clock=default/keys=%d/%s", n, name), func(b *testing.B) {
-			lims := make([]*sluice.Limiter, procs)
+			// A limiter for each goroutine only where each decides its
+			// own; the rest use the first.
+			lims := make([]*sluice.Limiter, 1)
+			if share == "nothing" {
+				lims = make([]*sluice.Limiter, procs)
+			}
 			for i := range lims {
 				lims[i] = fill(opts...)
 			}
