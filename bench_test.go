@@ -2,7 +2,6 @@ package sluice_test
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -465,35 +464,30 @@ func allowKeysSharing(b *testing.B, n uint64) {
 					}
 				}
 			} else {
-				// The slower of the handoffs just before and just after,
-				// as bench/ reports them: a two-core figure taken while
-				// the machine passed lines slowly shows as one.
-				b.StopTimer()
-				h := machine.Handoff()
-				b.StartTimer()
-				b.RunParallel(func(pb *testing.PB) {
-					me := next.Add(1) - 1
-					lim, seq := lims[0], me<<40
-					if share == "nothing" {
-						lim = lims[me%procs]
-					}
-					for pb.Next() {
-						var ok bool
-						if share == "lines" {
-							ok = lim.Allow(keys[step(seq, n/procs)*procs+me%procs])
-						} else {
-							ok = lim.Allow(keys[step(seq, n)])
+				// The handoff around the loop, as bench/ reports it: a
+				// two-core figure taken while the machine passed lines
+				// slowly shows as one.
+				machine.Around(b, func() {
+					b.RunParallel(func(pb *testing.PB) {
+						me := next.Add(1) - 1
+						lim, seq := lims[0], me<<40
+						if share == "nothing" {
+							lim = lims[me%procs]
 						}
-						if !ok {
-							bad.Add(1)
+						for pb.Next() {
+							var ok bool
+							if share == "lines" {
+								ok = lim.Allow(keys[step(seq, n/procs)*procs+me%procs])
+							} else {
+								ok = lim.Allow(keys[step(seq, n)])
+							}
+							if !ok {
+								bad.Add(1)
+							}
+							seq++
 						}
-						seq++
-					}
+					})
 				})
-				b.StopTimer()
-				if h = max(h, machine.Handoff()); !math.IsNaN(h) {
-					b.ReportMetric(h, "handoff-ns")
-				}
 			}
 			if bad.Load() != 0 {
 				b.Fatalf("%d of %d decisions denied", bad.Load(), b.N)

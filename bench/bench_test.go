@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -187,14 +186,8 @@ func BenchmarkLimiters(b *testing.B) {
 						loopSerial(b, p, sc)
 					} else {
 						// The machine's state around this benchmark
-						// (machine_test.go, internal/machine), out of its timed span: the
-						// slower of the handoffs just before and just after.
-						h := machine.Handoff()
-						loopParallel(b, p, sc)
-						b.StopTimer()
-						if h = max(h, machine.Handoff()); !math.IsNaN(h) {
-							b.ReportMetric(h, "handoff-ns")
-						}
+						// (machine_test.go, internal/machine).
+						machine.Around(b, func() { loopParallel(b, p, sc) })
 					}
 					// The timed span, as ns/op's: new-key makes its key names
 					// with the timer stopped, which a wall clock would count.

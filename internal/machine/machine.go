@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"golang.org/x/sys/cpu"
@@ -98,4 +99,20 @@ func handoffTry() float64 {
 	}
 	done.Wait()
 	return ns
+}
+
+// Around runs a parallel benchmark's timed loop and reports, as
+// handoff-ns, the slower of the handoffs just before and just after it,
+// both out of the timed span (the machine can change mode within a
+// benchmark). At GOMAXPROCS 1 it reports nothing. The timer is left
+// stopped.
+func Around(b *testing.B, run func()) {
+	b.StopTimer()
+	h := Handoff()
+	b.StartTimer()
+	run()
+	b.StopTimer()
+	if h = max(h, Handoff()); !math.IsNaN(h) {
+		b.ReportMetric(h, "handoff-ns")
+	}
 }

@@ -24,3 +24,25 @@ func TestHandoff(t *testing.T) {
 		t.Fatalf("handoff at GOMAXPROCS 2: %v ns a pass", h)
 	}
 }
+
+// Around reports the handoff with the benchmark's own figures at two Ps,
+// and nothing at one, where Handoff measures nothing.
+func TestAround(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	bench := func(b *testing.B) {
+		Around(b, func() {
+			for range b.N {
+			}
+		})
+	}
+	if r := testing.Benchmark(bench); r.N == 0 || r.Extra["handoff-ns"] != 0 {
+		t.Fatalf("at GOMAXPROCS 1: N %d, extra %v; want runs and no handoff", r.N, r.Extra)
+	}
+	if runtime.NumCPU() < 2 {
+		t.Skip("one CPU: two spinning goroutines would take turns by time slice")
+	}
+	runtime.GOMAXPROCS(2)
+	if r := testing.Benchmark(bench); !(r.Extra["handoff-ns"] > 0) {
+		t.Fatalf("at GOMAXPROCS 2: extra %v; want a handoff-ns", r.Extra)
+	}
+}
