@@ -7,7 +7,7 @@ require (
 	github.com/seed997/sluice v0.0.0
 )
 
-require golang.org/x/sys v0.49.0 // indirect
+require golang.org/x/sys v0.50.0 // indirect
 
 // The harness always tests the engine beside it, with or without go.work.
 replace github.com/seed997/sluice => ../
