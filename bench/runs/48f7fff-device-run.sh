@@ -33,6 +33,20 @@ for c in $(seq 1 $(( $(nproc) - 1 ))); do
 done
 log "near=0,$NEAR far=${FAR:+0,$FAR} llc0=$llc0 sibs=$sibs"
 echo "near=0,$NEAR far=${FAR:+0,$FAR}" >> $OUT/machine.txt
+# sweep ROUND: the parallel half at GOMAXPROCS 1-16, unpinned, a process per
+# scenario and implementation (a 1M fill serves every count)
+sweep() {
+  echo "# round $1" >> $OUT/sweep.txt
+  cpus=1; c=1; while [ $((c*2)) -le $(nproc) ]; do c=$((c*2)); cpus=$cpus,$c; done
+  for sc in keys-1k hot-allow hot-deny new-key keys-1M zipf-1M; do
+    for im in sluice sluice-coarse sluice-mutex floor x-time-rate go-limiter; do
+      [ $(left) -lt 45 ] && { log "skip sweep $1 $sc $im"; continue; }
+      $B -test.run '^$' -test.bench "Limiters/scenario=$sc/impl=$im\$/mode=parallel\$" \
+        -test.cpu $cpus -test.benchtime $BT >> $OUT/sweep.txt 2>&1
+    done
+    log "sweep $1 $sc"
+  done
+}
 K1='Limiters/scenario=keys-1k/impl=(sluice|sluice-coarse|floor|x-time-rate)$/mode='
 TGT='Limiters/scenario=(hot-allow|keys-1M)/impl=(sluice|sluice-coarse|floor|x-time-rate|go-limiter)$/mode='
 one() { # $1 cpus, $2 file, $3 bench regex, $4 GOMAXPROCS list
@@ -45,6 +59,13 @@ pair() { # $1 cpus, $2 file, $3 round, $4 machine too
   [ -n "$4" ] && one $1 $2 "Machine/" 1,2
   log "$2 round $3"
 }
+# "run.sh more R1 R2 ...": the sweep's rounds R1, R2, ... then pinned 1k
+# rounds with BenchmarkMachine in each (the second device run)
+if [ "${1:-}" = more ]; then shift
+  for r in "$@"; do sweep $r; done
+  r=101; while [ $(left) -gt 30 ]; do pair 0,$NEAR pair-1k.txt $r m; r=$((r+1)); done
+  log done; exit 0
+fi
 # 1. 1k keys on the pinned pairs, 4 rounds each, alternating
 for r in 1 2 3 4; do
   pair 0,$NEAR pair-1k.txt $r m
@@ -59,16 +80,8 @@ done
 one 0,$NEAR pair-targets.txt "${TGT}serial$" 1
 one 0,$NEAR pair-targets.txt "${TGT}parallel$" 2
 log "pair-targets"
-# 4. the sweep, one round, unpinned, a process per scenario and implementation
-cpus=1; c=1; while [ $((c*2)) -le $(nproc) ]; do c=$((c*2)); cpus=$cpus,$c; done
-for sc in keys-1k hot-allow hot-deny new-key keys-1M zipf-1M; do
-  for im in sluice sluice-coarse sluice-mutex floor x-time-rate go-limiter; do
-    [ $(left) -lt 45 ] && { log "skip sweep $sc $im"; continue; }
-    $B -test.run '^$' -test.bench "Limiters/scenario=$sc/impl=$im\$/mode=parallel\$" \
-      -test.cpu $cpus -test.benchtime $BT >> $OUT/sweep.txt 2>&1
-  done
-  log "sweep $sc"
-done
+# 4. the sweep, one round
+sweep 1
 # 5. more pinned 1k rounds while time is left
 r=5; while [ $(left) -gt 30 ]; do
   pair 0,$NEAR pair-1k.txt $r ""
