@@ -11,8 +11,10 @@ import (
 //   - BenchmarkMachine, scenario=compute: a chain of multiplies in
 //     registers, serial and under RunParallel. Nothing is shared, so its
 //     parallel over serial throughput is what the cores can give at all:
-//     about 2 on two cores, less where a VM's two vCPUs share one core, or
-//     a neighbour takes one.
+//     about 2 on two cores, less where a VM's two vCPUs take turns on one
+//     CPU, or a neighbour takes one. It cannot tell two cores from one
+//     core's two hardware threads: a dependent chain leaves a core room
+//     for a second thread, which may then read about 2 as well.
 //   - handoff-ns, a metric of every parallel benchmark of the suite: the
 //     time to hand a cache line from one core to the other
 //     (internal/machine's Handoff, which the root package's
