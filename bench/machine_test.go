@@ -12,9 +12,10 @@ import (
 //     registers, serial and under RunParallel. Nothing is shared, so its
 //     parallel over serial throughput is what the cores can give at all:
 //     about 2 on two cores, less where a VM's two vCPUs take turns on one
-//     CPU, or a neighbour takes one. It cannot tell two cores from one
-//     core's two hardware threads: a dependent chain leaves a core room
-//     for a second thread, which may then read about 2 as well.
+//     CPU, or a neighbour takes one. It is no proof of two cores: a
+//     dependent chain leaves a core room for a second hardware thread, so
+//     one core's two threads may read near 2 too (not measured here: no
+//     machine this suite ran on exposed such a pair).
 //   - handoff-ns, a metric of every parallel benchmark of the suite: the
 //     time to hand a cache line from one core to the other
 //     (internal/machine's Handoff, which the root package's
