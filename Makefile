@@ -13,7 +13,8 @@ OUT       ?= out
 
 STRESSTIME ?= 10m
 
-# staticcheck, pinned; go install verifies it against the checksum database.
+# staticcheck, pinned; go install checks its modules against the checksum
+# database (GOSUMDB, on unless a machine turns it off), as for any module.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: test vet lint cross unit race stress-short mutants stress fuzz cover bench bench-full scaling benchstat profile bench-engine clean FORCE
