@@ -686,3 +686,29 @@ func TestDeniesOne(t *testing.T) {
 		t.Fatal("DeniesOne never denied")
 	}
 }
+
+// TestStatusString: every status prints a name of its own, the one the
+// stress harness and the replay's messages show, and a value past the last
+// prints "unknown" rather than a neighbour's name.
+func TestStatusString(t *testing.T) {
+	want := map[Status]string{
+		Denied:       "denied",
+		Allowed:      "allowed",
+		TooLarge:     "too-large",
+		Invalid:      "invalid",
+		Evicted:      "evicted",
+		OverCapacity: "over-capacity",
+	}
+	for s := Denied; s <= OverCapacity; s++ {
+		name, ok := want[s]
+		if !ok {
+			t.Fatalf("status %d has no name in this test: add it", s)
+		}
+		if got := s.String(); got != name {
+			t.Errorf("Status(%d).String() = %q, want %q", s, got, name)
+		}
+	}
+	if got := (OverCapacity + 1).String(); got != "unknown" {
+		t.Errorf("a status past the last prints %q, want \"unknown\"", got)
+	}
+}

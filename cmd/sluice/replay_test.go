@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -134,6 +135,44 @@ func TestUsage(t *testing.T) {
 	}
 	if rc := run([]string{"nope"}, nil, &out, &errb); rc != 2 || !strings.Contains(errb.String(), "unknown command") {
 		t.Fatalf("unknown command: rc %d %q", rc, errb.String())
+	}
+	errb.Reset()
+	if rc := run([]string{"replay", "extra"}, strings.NewReader("1\n1\n0\n"), &out, &errb); rc != 2 ||
+		!strings.Contains(errb.String(), `unexpected argument "extra"`) {
+		t.Fatalf("replay with an argument: rc %d %q", rc, errb.String())
+	}
+	for _, h := range []string{"help", "-h", "--help"} {
+		out.Reset()
+		errb.Reset()
+		if rc := run([]string{h}, nil, &out, &errb); rc != 0 || out.String() != usage || errb.Len() != 0 {
+			t.Fatalf("%s: rc %d, stdout %q, stderr %q", h, rc, out.String(), errb.String())
+		}
+	}
+}
+
+// failWriter fails every write, as a closed pipe or a full disk does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestReplayWriteError: decisions that cannot be written are an error,
+// exit 1 with the cause on stderr, never a silent exit 0 with the
+// decisions lost; both when the failure comes at the end (the buffered
+// writer's Flush, a short stream) and midway (a stream longer than its
+// buffer).
+func TestReplayWriteError(t *testing.T) {
+	short := "3\n10\n2\nrequest alice 0\nrequest alice 1\n"
+	var long strings.Builder
+	fmt.Fprintf(&long, "3\n10\n%d\n", 5000)
+	for i := range 5000 {
+		fmt.Fprintf(&long, "request c%d %d\n", i%7, i)
+	}
+	for name, in := range map[string]string{"short": short, "long": long.String()} {
+		var errb bytes.Buffer
+		rc := run([]string{"replay"}, strings.NewReader(in), failWriter{}, &errb)
+		if rc != 1 || !strings.Contains(errb.String(), "disk full") {
+			t.Errorf("%s stream, failing stdout: rc %d, stderr %q", name, rc, errb.String())
+		}
 	}
 }
 
