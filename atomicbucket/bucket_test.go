@@ -687,9 +687,9 @@ func TestDeniesOne(t *testing.T) {
 	}
 }
 
-// TestStatusString: every status prints a name of its own, the one the
-// stress harness and the replay's messages show, and a value past the last
-// prints "unknown" rather than a neighbour's name.
+// TestStatusString: every status prints a name of its own (the stress
+// harness's messages print them with %v), and a value past the last prints
+// "unknown" rather than a neighbour's name.
 func TestStatusString(t *testing.T) {
 	want := map[Status]string{
 		Denied:       "denied",
