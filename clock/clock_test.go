@@ -66,6 +66,26 @@ func TestCoarseNeverAhead(t *testing.T) {
 	}
 }
 
+// TestCoarseResolutionFloor: a resolution below a microsecond, zero or
+// negative included, is raised to one, as NewCoarse documents, rather than
+// handed to the ticker, which panics on a non-positive period in the
+// clock's own goroutine. The clock runs and advances.
+func TestCoarseResolutionFloor(t *testing.T) {
+	for _, r := range []time.Duration{0, -time.Second, time.Nanosecond} {
+		c := NewCoarse(r)
+		start := c.Now()
+		deadline := time.Now().Add(5 * time.Second)
+		for c.Now() == start && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Microsecond)
+		}
+		moved := c.Now() != start
+		c.Stop()
+		if !moved {
+			t.Errorf("NewCoarse(%v): the clock never advanced", r)
+		}
+	}
+}
+
 // BenchmarkNow is the cost of a reading of each clock.
 func BenchmarkNow(b *testing.B) {
 	for _, c := range []struct {

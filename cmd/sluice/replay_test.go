@@ -176,6 +176,38 @@ func TestReplayWriteError(t *testing.T) {
 	}
 }
 
+// failReader yields its text, then fails, as a broken pipe or a device
+// error does.
+type failReader struct{ text string }
+
+func (r *failReader) Read(p []byte) (int, error) {
+	if r.text == "" {
+		return 0, errors.New("read error")
+	}
+	n := copy(p, r.text)
+	r.text = r.text[n:]
+	return n, nil
+}
+
+// TestReplayReadError: input that cannot be read to its end is an error
+// naming the line it stopped at, exit 1 and no decision printed, whether
+// the read fails in the header, among the commands or after the last one
+// announced; never a replay of the part that was read, as if it were the
+// whole stream.
+func TestReplayReadError(t *testing.T) {
+	for _, c := range []struct{ text, line string }{
+		{"3\n10\n", "line 3: read error"},
+		{"3\n10\n2\nrequest alice 0\n", "line 5: read error"},
+		{"3\n10\n1\nrequest alice 0\n", "line 5: read error"}, // after the last command
+	} {
+		var out, errb bytes.Buffer
+		rc := run([]string{"replay"}, &failReader{c.text}, &out, &errb)
+		if rc != 1 || !strings.Contains(errb.String(), c.line) || out.Len() != 0 {
+			t.Errorf("%q then a read error: rc %d, stdout %q, stderr %q; want rc 1 and %q", c.text, rc, out.String(), errb.String(), c.line)
+		}
+	}
+}
+
 // FuzzReplay: no input panics; every input either replays to one decision
 // per request, each the exact model's, or fails with an error naming a line
 // and prints nothing.
