@@ -95,7 +95,9 @@ func BenchmarkMemoryTable(b *testing.B) {
 // hash adds), and step=xsync is bench_test.go's floor, an xsync map's load
 // and one CAS, against lookup-cas. Each step reports both parts' ns a
 // decision (from-ns/op, to-ns/op), what the step adds (added-ns, the
-// difference of those medians) and the median ratio to÷from.
+// difference of those medians) and the median ratio to÷from. Every part
+// finds the bucket as Allow does, with LoadHome and then, should that
+// miss, Load.
 func BenchmarkAllowParts(b *testing.B) {
 	coarse := clock.NewCoarse(time.Millisecond)
 	defer coarse.Stop()
@@ -138,7 +140,11 @@ func BenchmarkAllowParts(b *testing.B) {
 			"lookup-cas-hashed": func(n int) {
 				for range n {
 					now := read()
-					s := (*atomic.Uint64)(unsafe.Pointer(st0.Load(k0)))
+					b := st0.LoadHome(k0) // as Allow finds it
+					if b == nil {
+						b = st0.Load(k0)
+					}
+					s := (*atomic.Uint64)(unsafe.Pointer(b))
 					old := s.Load()
 					s.CompareAndSwap(old, uint64(now))
 				}
@@ -148,7 +154,11 @@ func BenchmarkAllowParts(b *testing.B) {
 					h := shorthash.Sum(key, l.table.Seed())
 					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 					now := read()
-					s := (*atomic.Uint64)(unsafe.Pointer(st.Load(k)))
+					b := st.LoadHome(k)
+					if b == nil {
+						b = st.Load(k)
+					}
+					s := (*atomic.Uint64)(unsafe.Pointer(b))
 					old := s.Load()
 					s.CompareAndSwap(old, uint64(now))
 				}
@@ -158,7 +168,11 @@ func BenchmarkAllowParts(b *testing.B) {
 					h := shorthash.Sum(key, l.table.Seed())
 					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 					now := read()
-					if !st.Load(k).TryOne(&l.limit, now) {
+					b := st.LoadHome(k)
+					if b == nil {
+						b = st.Load(k)
+					}
+					if !b.TryOne(&l.limit, now) {
 						panic("the admitting setup denied")
 					}
 				}
@@ -168,7 +182,11 @@ func BenchmarkAllowParts(b *testing.B) {
 					now := read()
 					h := shorthash.Sum(key, l.table.Seed())
 					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
-					if !st.Load(k).TryOne(&l.limit, now) {
+					b := st.LoadHome(k)
+					if b == nil {
+						b = st.Load(k)
+					}
+					if !b.TryOne(&l.limit, now) {
 						panic("the admitting setup denied")
 					}
 				}
@@ -178,7 +196,11 @@ func BenchmarkAllowParts(b *testing.B) {
 					h := shorthash.Sum(key, l.table.Seed())
 					st, k := l.table.Stripe(h), stripes.Key{Hash: h, S: key}
 					now := read()
-					if !st.Load(k).TryOne(&l.limit, now) {
+					b := st.LoadHome(k)
+					if b == nil {
+						b = st.Load(k)
+					}
+					if !b.TryOne(&l.limit, now) {
 						panic("the admitting setup denied")
 					}
 					p := stripes.Pin()
