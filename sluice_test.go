@@ -765,33 +765,48 @@ func (c *scriptClock) Now() time.Duration {
 }
 
 // TestAllowRereadsAfterStall: a state further ahead than a fresh reading
-// could have put it means Allow's reading is stale (its goroutine stalled
-// after the read); Allow must read the clock again and decide on the new
-// reading, not deny on the old one.
+// could have put it means the decision's reading is stale (its goroutine
+// stalled after the read); Allow, and AllowN, which reads the clock where
+// Allow does, must read it again and decide on the new reading, not deny
+// on the old one.
 func TestAllowRereadsAfterStall(t *testing.T) {
-	clk := &scriptClock{readings: []time.Duration{0, time.Hour + time.Second}}
-	l := newLimiter(t, Per(1, time.Second), 2, WithClock(clk))
-	l.Close() // the sweeper reads no clock from here on
-	if d, err := l.AllowAt("k", 2, time.Hour); err != nil || !d.OK() {
-		t.Fatalf("draining at 1h: %+v, %v", d, err)
-	}
-	if !l.Allow("k") {
-		t.Fatal("denied on the stale reading: one token has refilled by the second reading")
-	}
-	if n := clk.reads.Load(); n != 2 {
-		t.Fatalf("%d clock reads, want 2 (the stale one and the re-read)", n)
-	}
-	if l.Allow("k") {
-		t.Fatal("a second token at 1h+1s")
-	}
-	if s := l.Stats(); s.Allowed != 2 || s.Denied != 1 {
-		t.Fatalf("stats %+v, want 2 allowed, 1 denied", s)
+	for _, tc := range []struct {
+		name  string
+		allow func(l *Limiter, key string) (bool, error)
+	}{
+		{"Allow", func(l *Limiter, key string) (bool, error) { return l.Allow(key), nil }},
+		{"AllowN", func(l *Limiter, key string) (bool, error) {
+			d, err := l.AllowN(key, 1)
+			return d.OK(), err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := &scriptClock{readings: []time.Duration{0, time.Hour + time.Second}}
+			l := newLimiter(t, Per(1, time.Second), 2, WithClock(clk))
+			l.Close() // the sweeper reads no clock from here on
+			if d, err := l.AllowAt("k", 2, time.Hour); err != nil || !d.OK() {
+				t.Fatalf("draining at 1h: %+v, %v", d, err)
+			}
+			if ok, err := tc.allow(l, "k"); err != nil || !ok {
+				t.Fatalf("denied on the stale reading (%v): one token has refilled by the second reading", err)
+			}
+			if n := clk.reads.Load(); n != 2 {
+				t.Fatalf("%d clock reads, want 2 (the stale one and the re-read)", n)
+			}
+			if ok, err := tc.allow(l, "k"); err != nil || ok {
+				t.Fatalf("a second token at 1h+1s (%v)", err)
+			}
+			if s := l.Stats(); s.Allowed != 2 || s.Denied != 1 {
+				t.Fatalf("stats %+v, want 2 allowed, 1 denied", s)
+			}
+		})
 	}
 }
 
 // TestNewKeyClockReads: a new key's first decision uses the reading its
 // bucket was started at, taken under the stripe's lock, rather than
-// reading the clock once more; an existing key's reads it once.
+// reading the clock once more; Allow and AllowN each read it once before
+// the lookup as well (an existing key's decision reads it only then).
 func TestNewKeyClockReads(t *testing.T) {
 	clk := &scriptClock{readings: []time.Duration{time.Second}}
 	l := newLimiter(t, Per(1, time.Second), 3, WithClock(clk))
@@ -801,14 +816,14 @@ func TestNewKeyClockReads(t *testing.T) {
 	if err != nil || !d.OK() || d.Remaining != 2 || d.ResetAfter != time.Second {
 		t.Fatalf("new key: %+v, %v", d, err)
 	}
-	if n := clk.reads.Load(); n != 1 {
-		t.Fatalf("AllowN on a new key: %d clock reads, want 1 (the bucket's start)", n)
+	if n := clk.reads.Load(); n != 2 {
+		t.Fatalf("AllowN on a new key: %d clock reads, want 2 (AllowN's own and the bucket's start)", n)
 	}
-	if _, err := l.AllowN("a", 1); err != nil || clk.reads.Load() != 2 {
-		t.Fatalf("AllowN on an existing key: %d clock reads in all, want 2; %v", clk.reads.Load(), err)
+	if _, err := l.AllowN("a", 1); err != nil || clk.reads.Load() != 3 {
+		t.Fatalf("AllowN on an existing key: %d clock reads in all, want 3; %v", clk.reads.Load(), err)
 	}
-	if !l.Allow("b") || clk.reads.Load() != 4 {
-		t.Fatalf("Allow on a new key: %d clock reads in all, want 4 (Allow's own, and the start's)", clk.reads.Load())
+	if !l.Allow("b") || clk.reads.Load() != 5 {
+		t.Fatalf("Allow on a new key: %d clock reads in all, want 5 (Allow's own, and the start's)", clk.reads.Load())
 	}
 }
 
