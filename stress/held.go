@@ -27,6 +27,16 @@ const heldWait = 10 * time.Second
 // for the TTL
 // (BenchmarkRandomCatch). Here it happens every time.
 //
+// Allow and AllowN read the clock before the lookup, so the only reading
+// after it is the one the engine takes again when the state is further
+// ahead of its reading than a fresh one allows (a goroutine that stalled
+// after reading the clock). The request's first reading is made that
+// stale, and the request is held in the second, between its lookup and
+// its CAS. (While AllowN read the clock after the lookup, holding its
+// first reading did; holding that one now would let the request look up
+// after the eviction, and the race would pass unplayed: TestMutantsCaught
+// failed on it.)
+//
 // The violations are what the engine got wrong; the error is for a race
 // that could not be set up (the engine no longer reads the clock after
 // finding the bucket, or the sweeper never evicted), which would leave the
@@ -64,7 +74,7 @@ func HeldBucket() ([]Violation, error) {
 	// The token back and the TTL: the bucket has been full for an hour,
 	// so the key cap's urgent pass evicts it.
 	g.m.Advance(time.Second + time.Hour)
-	g.armed.Store(true)
+	g.armed.Store(gateStale)
 	got := make(chan sluice.Decision, 1)
 	go func() {
 		d, _ := l.AllowN(key, 1)
@@ -109,18 +119,35 @@ func HeldBucket() ([]Violation, error) {
 	return vs, nil
 }
 
-// gateClock is a manual clock whose first reading after it is armed waits,
-// signalling held, until release is closed: it stops the one request that
-// reads it between the request's lookup and its decision.
+// gateClock is a manual clock that, once armed, gives its first reading
+// stale (gateStale: the reading a stalled goroutine holds), and makes the
+// second wait, signalling held, until release is closed: it stops the one
+// request that reads it, in the reading the engine takes again after the
+// lookup, between the lookup and the decision.
 type gateClock struct {
 	m       *clock.Manual
-	armed   atomic.Bool
+	armed   atomic.Int32
 	held    chan struct{}
 	release chan struct{}
 }
 
+// The gate's steps once armed.
+const (
+	gateOff   = iota // readings are the manual clock's
+	gateHold         // the next reading waits for release
+	gateStale        // the next reading is staleReading
+)
+
+// staleReading is an hour and more before the key's state in HeldBucket
+// (the manual clock starts at an hour): far further behind it than the
+// burst, so the engine reads the clock again.
+const staleReading = 0
+
 func (g *gateClock) Now() time.Duration {
-	if g.armed.CompareAndSwap(true, false) {
+	if g.armed.CompareAndSwap(gateStale, gateHold) {
+		return staleReading
+	}
+	if g.armed.CompareAndSwap(gateHold, gateOff) {
 		close(g.held)
 		<-g.release
 	}
