@@ -38,6 +38,26 @@ func TestMutantsCaught(t *testing.T) {
 	}
 }
 
+// TestMutantHeldBucket holds HeldBucket alone to the bug it was written
+// for: a sweep that evicts without the mark must be caught by the held
+// request on every playing. TestMutantsCaught accepts a catch by anything,
+// and its random runs catch sweep-no-mark now and then, so a HeldBucket
+// that no longer reaches the race (its hold moved before the lookup, when
+// AllowN's reading did) passed there until ten attempts in a row missed.
+func TestMutantHeldBucket(t *testing.T) {
+	mutant.Set(mutant.SweepNoMark)
+	defer mutant.Set(mutant.None)
+	for range 3 {
+		vs, err := HeldBucket()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(vs) == 0 {
+			t.Fatal("sweep-no-mark passed the held-bucket race: the held request did not meet the eviction between its lookup and its CAS")
+		}
+	}
+}
+
 // catch runs every invariant mode, the linearizability check and the
 // held-bucket race once, and returns what found a violation first ("" if
 // nothing did).
