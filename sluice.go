@@ -361,11 +361,11 @@ func (l *Limiter) decide(st *stripe, key stripes.Key, cost int64, now time.Durat
 		case !useClock:
 			d = b.TakeAt(&l.limit, now, cost)
 		case fresh:
-			// The caller's reading, or the one the bucket was started at,
-			// taken under the stripe's lock, after any eviction of the
-			// key: Take's own reading would add only a clock read (a
-			// stale one can only be stricter, and one stale past the
-			// burst is read again).
+			// The caller's reading, taken just before the bucket's load,
+			// or the one the bucket was started at, taken under the
+			// stripe's lock after any eviction of the key: Take's own
+			// reading would add only a clock read (a stale one can only
+			// be stricter, and one stale past the burst is read again).
 			d = b.TakeFrom(&l.limit, l.clock, now, cost)
 		default:
 			// Another request made the bucket while this one waited for
