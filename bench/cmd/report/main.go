@@ -332,8 +332,11 @@ func machine(data map[key]map[string][]float64, par string) (scale float64, hand
 
 // stalled is a handoff-ns past which the other core was not running at
 // all: a line's move takes tens or a couple of hundred ns on this VM, and
-// readings of milliseconds come from a vCPU the host had descheduled,
-// when a parallel benchmark ran on one core.
+// readings of milliseconds come from a vCPU the host had descheduled
+// while the handoff was read, just before or just after the benchmark.
+// The benchmark itself may have run on two cores all along (the thirtieth
+// full run's one such reading came beside a parallel hot-key denial that
+// took 7.39 ns, its other rounds 7.12-7.30), so its ns/op says which.
 const stalled = 1000
 
 // printMachine prints what the machine gave in this run, for reading the
@@ -345,7 +348,8 @@ func printMachine(data map[key]map[string][]float64, par string) {
 // machineText says what the machine gave in this run: a two-core target
 // is out of reach where arithmetic alone does not scale, a decision whose
 // bucket line the other core wrote last pays about one handoff, and a
-// benchmark that ran while the other core stalled measured one core.
+// benchmark whose handoff was read while the other core stalled may have
+// measured one core.
 func machineText(data map[key]map[string][]float64, par string) string {
 	scale, hs := machine(data, par)
 	if math.IsNaN(scale) && len(hs) == 0 {
@@ -361,7 +365,7 @@ func machineText(data map[key]map[string][]float64, par string) string {
 		fmt.Fprintf(&b, "    median %s ns, %s to %s over %d benchmarks; a decision on a bucket the other core wrote last pays about this\n",
 			num(median(hs), 1), num(hs[0], 1), num(hs[len(hs)-1], 1), len(hs))
 		if n := len(hs) - sort.SearchFloat64s(hs, stalled); n > 0 {
-			fmt.Fprintf(&b, "    %d of them over %d ns: the other core was not running (its vCPU descheduled), so those ran on one core\n", n, stalled)
+			fmt.Fprintf(&b, "    %d of them over %d ns: the other core was not running (its vCPU descheduled) while the handoff was read, before or after the benchmark; it may have run on one core for part of its time\n", n, stalled)
 		}
 	}
 	return b.String()
