@@ -400,6 +400,18 @@ func (t target) met() string {
 	return "not met"
 }
 
+// shown is the value as the targets list prints it: two decimals, or as
+// many more (up to six) as it takes to tell it from the target where the
+// two decimals would read as the target itself, so that a ratio of 1.104
+// against "at most 1.1" prints 1.104 beside "not met", not 1.10.
+func (t target) shown() string {
+	s := num(t.value, 2)
+	for prec := 3; prec <= 6 && t.value != t.want && s == num(t.want, prec-1); prec++ {
+		s = num(t.value, prec)
+	}
+	return s
+}
+
 // lowest returns the per-key peer with the lowest median of unit in
 // scenario and mode (the fastest, or the smallest), and that median.
 func lowest(data map[key]map[string][]float64, scenario, mode, unit string) (string, float64) {
@@ -588,7 +600,7 @@ func printTargets(data map[key]map[string][]float64, par string) {
 	ts := targets(data, par)
 	fmt.Printf("\ntargets, on this run's medians (one run on a noisy machine: bench/BENCHMARKS.md has full runs)\n")
 	for _, t := range ts {
-		fmt.Printf("  %-12s %-70s %6s  (%s)\n", t.met(), t.what, num(t.value, 2), t.result)
+		fmt.Printf("  %-12s %-70s %6s  (%s)\n", t.met(), t.what, t.shown(), t.result)
 	}
 	fmt.Print(floorNote(ts))
 }

@@ -314,6 +314,33 @@ BenchmarkLimiters/scenario=hot-allow/impl=go-limiter/mode=serial 1 70 ns/op
 	}
 }
 
+// A value whose two decimals read as the target itself is printed with
+// the decimals that tell them apart, so that the verdict beside it can be
+// read off it: the thirty-sixth full run's 1.104 printed "1.10" beside
+// "not met", and the thirty-seventh's 1.0975 "1.10" beside "met".
+func TestShown(t *testing.T) {
+	for _, c := range []struct {
+		value, want float64
+		atMost      bool
+		shown, met  string
+	}{
+		{1.104, 1.1, true, "1.104", "not met"},
+		{1.0975, 1.1, true, "1.097", "met"},
+		{1.1004, 1.1, true, "1.1004", "not met"},
+		{1.0996, 1.1, true, "1.0996", "met"},
+		{1.1, 1.1, true, "1.10", "met"},
+		{1.095, 1.1, true, "1.09", "met"},
+		{3.78, 2, false, "3.78", "met"},
+		{1.7951, 1.8, false, "1.795", "not met"},
+		{33.82, 48, true, "33.82", "met"},
+	} {
+		tg := target{value: c.value, want: c.want, atMost: c.atMost}
+		if got := tg.shown(); got != c.shown || tg.met() != c.met {
+			t.Errorf("%v against %v: shown %q, %s; want %q, %s", c.value, c.want, got, tg.met(), c.shown, c.met)
+		}
+	}
+}
+
 // The core engine's floor targets come from the root package's paired
 // blocks where the run has them, the counting limiter's ratio the value
 // (median of the rounds), the uncounted one's beside it; a clock the run
