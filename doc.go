@@ -53,8 +53,9 @@
 //
 // Stats reads exact counts of the decisions made, kept per P (the
 // runtime's processor) so that cores never share a counter's line. A
-// count costs a hot key's decision 0.4–2.7 ns here, up to 3.8 in an
-// occasional process (two calls into the runtime to pin the P); a
+// count costs a hot key's decision 0.4–2.7 ns here (two calls into the
+// runtime to pin the P), up to 3.8 in an occasional process whose lines
+// fall at unlucky offsets in their pages; a
 // limiter made WithoutDecisionCounts skips it, and its Stats reports
 // Counted false.
 package sluice

@@ -127,9 +127,11 @@ func WithStripes(n int) Option {
 // (keys, evictions and refusals are still counted). Counting is a pinned
 // per-P increment, two calls into the runtime: 0.4–2.7 ns of a hot key's
 // decision here, by the clock, the hour and where the code lands, and up
-// to 3.8 ns in an occasional process for a reason not found
-// (BenchmarkAllowPaired, counts=on and counts=off; BenchmarkAllowParts;
-// bench/BENCHMARKS.md, the quick run at 152b3bb).
+// to 3.8 ns in an occasional process whose stack and buckets fall at
+// unlucky offsets in their pages, which slows the uncounted decision too,
+// less often (BenchmarkAllowPaired, counts=on and counts=off;
+// BenchmarkAllowParts; bench/BENCHMARKS.md, the quick run at 152b3bb and
+// the layout probes after it).
 // A caller who does not read those two counts can leave them out.
 func WithoutDecisionCounts() Option {
 	return func(cfg *config) error {
