@@ -55,7 +55,6 @@
 // runtime's processor) so that cores never share a counter's line. A
 // count costs a hot key's decision 0.4–2.7 ns here (two calls into the
 // runtime to pin the P), up to 3.8 in an occasional process whose lines
-// fall at unlucky offsets in their pages; a
-// limiter made WithoutDecisionCounts skips it, and its Stats reports
-// Counted false.
+// fall at unlucky offsets in their pages; a limiter made
+// WithoutDecisionCounts skips it, and its Stats reports Counted false.
 package sluice

@@ -13,8 +13,8 @@ import (
 
 // BenchmarkAllowLayout shows how much a hot key's decision depends on
 // where its lines fall in their 4 KB pages: an occasional process runs
-// the counted decision 1–3 ns slower than the next (bench/BENCHMARKS.md,
-// "The count's slow processes"). Here only the goroutine's stack moves:
+// the counted decision up to 2.6 ns slower than the next
+// (bench/BENCHMARKS.md, "The count's slow processes"). Here only the goroutine's stack moves:
 // the decision loop is called at layoutDepths depths, a frame apart, so
 // that the stack crosses more than a page, with the goroutine locked to
 // its thread (the same M throughout) and the buckets where they are. At
@@ -60,7 +60,7 @@ func BenchmarkAllowLayout(b *testing.B) {
 	for pass := range b.N {
 		r.pass = pass
 		for d := range layoutDepths {
-			atDepth(d, r)
+			depth(d, d, r)
 		}
 	}
 	b.StopTimer()
@@ -144,14 +144,9 @@ func (r *layoutRun) at(d int, sp uintptr) {
 	}
 }
 
-// atDepth calls r.at for depth d, d frames deeper than its first call,
-// with the stack's position there (the address of a local of stackAt).
+// depth calls r.at for position d n frames deeper than itself, with the
+// stack's position there (the address of a local of stackAt).
 //
-//go:noinline
-func atDepth(d int, r *layoutRun) {
-	depth(d, d, r)
-}
-
 //go:noinline
 func depth(n, d int, r *layoutRun) {
 	var pad [48]byte // the frame's size: the step between positions
