@@ -467,6 +467,50 @@ func TestPrepareDropped(t *testing.T) {
 	}
 }
 
+// TestPrepareDroppedFull: a table made when the stripe's table was already
+// full to its limit, with no key after it, is dropped like any other that
+// keys stopped coming to. The rule "the keys since the last review would
+// fill the rest within four more" read true for no key and no room, so
+// review kept it until the next key, forever if none came (the sweeper's
+// TestPrepares failed on it in CI: the sweeper made the table late, on a
+// busy machine, after the test's last key had filled the old one).
+func TestPrepareDroppedFull(t *testing.T) {
+	tb, _ := New[ctr](1)
+	st := tb.At(0)
+	i := 0
+	for {
+		tab := st.tab.Load()
+		if tab.ng >= prepareMin && tab.used == tab.limit && tab.into.Load() == nil {
+			break
+		}
+		if i == 1_000_000 {
+			t.Fatal("no table full to its limit, with one to prepare, in 1,000,000 keys")
+		}
+		st.LoadOrInsert(keyOf(tb, i), always, startAt(0))
+		i++
+	}
+	select {
+	case <-tb.Asks():
+	default:
+		t.Fatal("a full table of prepareMin groups or more, and no ask")
+	}
+	if !st.Prepare() {
+		t.Fatal("no table made for the full stripe")
+	}
+	st.review() // counts the keys since Prepare: none
+	if st.review() || st.next != nil {
+		t.Fatal("a table made for a full stripe that no key came to was kept through two reviews")
+	}
+	// The next key grows the stripe into a table of its own, with every key.
+	st.LoadOrInsert(keyOf(tb, i), always, startAt(0))
+	st.Sweep(func(*ctr) bool { return false }) // finishes the growth
+	for j := range i + 1 {
+		if st.Load(keyOf(tb, j)) == nil {
+			t.Fatalf("key %d lost", j)
+		}
+	}
+}
+
 // TestServe: Table.Serve, the loop for a table used without the sweeper,
 // makes the table a stripe asks for, drops it once keys stop coming (two
 // reviews, reviewEvery apart), and returns when stop is closed.

@@ -204,9 +204,13 @@ func (v *Server[B, P]) Review() {
 const reviewEvery = 100 * time.Millisecond
 
 // review reports whether the stripe still holds the table Prepare made for
-// its growth: it drops it unless the keys created since the last review
-// (or since the table was made) would fill tab within four more reviews,
-// and the stripe then asks no more until its growth.
+// its growth: it drops it unless keys were created since the last review
+// (or since the table was made) and as many again would fill tab within
+// four more reviews, and the stripe then asks no more until its growth.
+// A table full to its limit needs no key to be filled, but one that no key
+// came to is dropped all the same: otherwise a table made just after the
+// last key filled tab would be held until the next key, forever if none
+// came (TestPrepareDroppedFull).
 func (s *Stripe[B, P]) review() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -216,7 +220,7 @@ func (s *Stripe[B, P]) review() bool {
 	t := s.tab.Load() // not growing: a growth takes next
 	come := uint64(uint32(t.used) - s.seen)
 	s.seen = uint32(t.used)
-	if 4*come < uint64(t.limit-t.used) {
+	if come == 0 || 4*come < uint64(t.limit-t.used) {
 		s.next, s.declined = nil, true
 		return false
 	}
@@ -390,11 +394,11 @@ func (s *Stripe[B, P]) LoadOrInsert(k Key, admit func() bool, start func(P)) P {
 // more: for the last 3/8 of a growth cycle, which runs from 2/3 of the
 // limit to all of it. The next table is half again the size of the old
 // one, and it is held until the growth only while keys come fast: every
-// reviewEvery, the Server drops it unless the keys created since its last
-// review would fill the table within four more, and the stripe then asks
-// no more until its growth. So a flood holds it for as long as the flood
-// takes to fill the table, and a stripe whose keys trickle in, or
-// stopped, for at most two reviews.
+// reviewEvery, the Server drops it unless keys were created since its last
+// review and as many would fill the table within four more, and the stripe
+// then asks no more until its growth. So a flood holds it for as long as
+// the flood takes to fill the table, and a stripe whose keys trickle in,
+// or stopped, for at most two reviews.
 //
 // The window must leave the sweeper time to make the table during a flood
 // of new keys into one stripe: on the development machine, making a table
