@@ -411,32 +411,9 @@ func TestPrepare(t *testing.T) {
 // enough to fill the table within four reviews, drops it when they come
 // slower, and the stripe then asks no more until its growth.
 func TestPrepareDropped(t *testing.T) {
-	tb, _ := New[ctr](1)
-	st := tb.At(0)
-	i := 0
-	create := func(n int) {
-		for range n {
-			k := keyOf(tb, i)
-			st.LoadOrInsert(k, always, startAt(0))
-			i++
-		}
-	}
-	asked := func() bool {
-		select {
-		case <-tb.Asks():
-			return true
-		default:
-			return false
-		}
-	}
-	for st.next == nil {
-		if i == 100_000 {
-			t.Fatal("no ask in 100,000 keys")
-		}
-		create(1)
-		if asked() {
-			st.Prepare()
-		}
+	st, create, asked := asking(t)
+	if !st.Prepare() {
+		t.Fatal("no table made for the stripe that asked")
 	}
 	tab := st.tab.Load()
 	// A quarter of the room left, and one: fast enough.
@@ -465,6 +442,83 @@ func TestPrepareDropped(t *testing.T) {
 		}
 		create(1)
 	}
+}
+
+// asking returns the stripe of a one-stripe table that just asked for its
+// next table (the ask taken from Asks, so the caller makes it: Prepare or
+// a Server), with create, which creates its next n keys, and asked, which
+// reports whether the stripe asked again.
+func asking(t *testing.T) (st *Stripe[ctr, *ctr], create func(n int), asked func() bool) {
+	t.Helper()
+	tb, _ := New[ctr](1)
+	st = tb.At(0)
+	i := 0
+	create = func(n int) {
+		for range n {
+			st.LoadOrInsert(keyOf(tb, i), always, startAt(0))
+			i++
+		}
+	}
+	asked = func() bool {
+		select {
+		case <-tb.Asks():
+			return true
+		default:
+			return false
+		}
+	}
+	for !asked() {
+		if i == 100_000 {
+			t.Fatal("no ask in 100,000 keys")
+		}
+		create(1)
+	}
+	return st, create, asked
+}
+
+// TestReviewEach: a Server reviews each table it made a whole reviewEvery
+// after it made it, and after its last review, not when the first table
+// it holds is due: the review's projection counts the keys since the last
+// one over four more reviews, so one after a fraction of reviewEvery
+// would drop a table during a flood that fills it. Times are given, so
+// nothing here waits on the clock.
+func TestReviewEach(t *testing.T) {
+	var v Server[ctr, *ctr]
+	a, _, _ := asking(t)
+	b, createB, _ := asking(t)
+	t0 := time.Now()
+	v.askAt(a, t0)
+	v.askAt(b, t0.Add(90*time.Millisecond))
+	if len(v.held) != 2 || a.next == nil || b.next == nil {
+		t.Fatalf("asks served: %d tables held, want 2", len(v.held))
+	}
+	// No key came to either: a review drops a table, so b's surviving
+	// this one shows that it was not reviewed 10 ms after it was made.
+	v.reviewAt(t0.Add(reviewEvery))
+	if a.next != nil {
+		t.Fatal("a table no key came to was kept through its review")
+	}
+	if b.next == nil || len(v.held) != 1 {
+		t.Fatalf("a table made 10 ms before the review was reviewed with it (%d held)", len(v.held))
+	}
+	// Keys fast enough to fill b's table within four reviews: kept, and
+	// next due a whole reviewEvery after this review.
+	tab := b.tab.Load()
+	createB((tab.limit-tab.used)/4 + 1)
+	at := t0.Add(90*time.Millisecond + reviewEvery)
+	v.reviewAt(at)
+	if b.next == nil {
+		t.Fatalf("dropped, with keys coming fast enough (used %d, limit %d)", tab.used, tab.limit)
+	}
+	v.reviewAt(at.Add(reviewEvery - time.Millisecond))
+	if b.next == nil {
+		t.Fatal("reviewed again before a whole reviewEvery had passed")
+	}
+	v.reviewAt(at.Add(reviewEvery))
+	if b.next != nil || len(v.held) != 0 || v.Due() != nil {
+		t.Fatalf("kept through a review with no key since the last (%d held)", len(v.held))
+	}
+	v.timer.Stop()
 }
 
 // TestPrepareDroppedFull: a table made when the stripe's table was already

@@ -153,20 +153,35 @@ func (t *Table[B, P]) Serve(stop <-chan struct{}) {
 }
 
 // Server makes the tables a Table's stripes ask for (Table.Asks), and
-// every reviewEvery drops those that keys come too slowly to (see
-// prepareAt). Its zero value is ready; one goroutine uses it, selecting on
-// Table.Asks and Due.
+// reviews each table it made every reviewEvery, dropping those that keys
+// come too slowly to (see prepareAt). Its zero value is ready; one
+// goroutine uses it, selecting on Table.Asks and Due.
 type Server[B any, P Bucket[B]] struct {
-	held  []*Stripe[B, P] // stripes holding a table it made, to review
-	timer *time.Timer
+	held  []heldTable[B, P] // stripes holding a table it made, to review
+	timer *time.Timer       // armed for the earliest due, while held is not empty
+}
+
+// heldTable is a stripe holding a table a Server made, and when the table
+// is next due for review. Each table keeps its own time: a review projects
+// the keys counted since the last one over four more, so it must come a
+// whole reviewEvery after the last. A timer shared by every table, as
+// Server had, reviewed a table made just before it fired after a fraction
+// of that, and could drop it during a flood that would have filled it.
+type heldTable[B any, P Bucket[B]] struct {
+	s   *Stripe[B, P]
+	due time.Time
 }
 
 // Ask makes the table stripe s asked for.
-func (v *Server[B, P]) Ask(s *Stripe[B, P]) {
-	if !s.Prepare() || slices.Contains(v.held, s) {
+func (v *Server[B, P]) Ask(s *Stripe[B, P]) { v.askAt(s, time.Now()) }
+
+func (v *Server[B, P]) askAt(s *Stripe[B, P], now time.Time) {
+	if !s.Prepare() || slices.ContainsFunc(v.held, func(h heldTable[B, P]) bool { return h.s == s }) {
 		return
 	}
-	v.held = append(v.held, s)
+	v.held = append(v.held, heldTable[B, P]{s, now.Add(reviewEvery)})
+	// A table held before this one is due first, and the timer is armed
+	// for it already.
 	if v.timer == nil {
 		v.timer = time.NewTimer(reviewEvery)
 	} else if len(v.held) == 1 {
@@ -174,8 +189,8 @@ func (v *Server[B, P]) Ask(s *Stripe[B, P]) {
 	}
 }
 
-// Due delivers when the tables made are due for review; it is nil, and
-// never delivers, while no stripe holds one.
+// Due delivers when a table made is due for review; it is nil, and never
+// delivers, while no stripe holds one.
 func (v *Server[B, P]) Due() <-chan time.Time {
 	if len(v.held) == 0 {
 		return nil
@@ -183,19 +198,29 @@ func (v *Server[B, P]) Due() <-chan time.Time {
 	return v.timer.C
 }
 
-// Review drops each table made that keys come to too slowly, and forgets
-// those a growth has taken.
-func (v *Server[B, P]) Review() {
+// Review reviews each table made that is due, dropping those that keys
+// come to too slowly, and forgets those a growth has taken.
+func (v *Server[B, P]) Review() { v.reviewAt(time.Now()) }
+
+func (v *Server[B, P]) reviewAt(now time.Time) {
 	keep := v.held[:0]
-	for _, s := range v.held {
-		if s.review() {
-			keep = append(keep, s)
+	var next time.Time
+	for _, h := range v.held {
+		if !now.Before(h.due) {
+			if !h.s.review() {
+				continue
+			}
+			h.due = now.Add(reviewEvery)
+		}
+		keep = append(keep, h)
+		if next.IsZero() || h.due.Before(next) {
+			next = h.due
 		}
 	}
 	clear(v.held[len(keep):])
 	v.held = keep
 	if len(keep) > 0 {
-		v.timer.Reset(reviewEvery)
+		v.timer.Reset(next.Sub(now))
 	}
 }
 
