@@ -152,7 +152,12 @@ type Limiter struct {
 	// uncounted is WithoutDecisionCounts: Allow and decide skip the count.
 	uncounted bool
 	sweeper   *sweeper.Sweeper[atomicbucket.Bucket, *atomicbucket.Bucket]
-	closing   sync.Once
+	// cleanup stops the sweeper of a limiter dropped without Close. Close
+	// cancels it: a cleanup's argument, the sweeper and through it the
+	// table, stays reachable until the cleanup has run, so a closed
+	// limiter's keys would otherwise outlive it by a garbage collection.
+	cleanup runtime.Cleanup
+	closing sync.Once
 }
 
 // New returns a limiter of rate r with the given burst, its sweeper started.
@@ -187,7 +192,7 @@ func New(r Rate, burst int, opts ...Option) (*Limiter, error) {
 	// process.
 	own := limit
 	l.sweeper = sweeper.Start(table, &own, cfg.clock, cfg.ttl)
-	runtime.AddCleanup(l, func(s *sweeper.Sweeper[atomicbucket.Bucket, *atomicbucket.Bucket]) { go s.Close() }, l.sweeper)
+	l.cleanup = runtime.AddCleanup(l, func(s *sweeper.Sweeper[atomicbucket.Bucket, *atomicbucket.Bucket]) { go s.Close() }, l.sweeper)
 	return l, nil
 }
 
@@ -521,6 +526,9 @@ func (l *Limiter) Stats() Stats {
 // limiter that becomes unreachable without Close has its sweeper stopped
 // once the garbage collector finds it so, but Close says when.
 func (l *Limiter) Close() error {
-	l.closing.Do(l.sweeper.Close)
+	l.closing.Do(func() {
+		l.cleanup.Stop()
+		l.sweeper.Close()
+	})
 	return nil
 }
