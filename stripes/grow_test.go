@@ -485,7 +485,7 @@ func asking(t *testing.T) (st *Stripe[ctr, *ctr], create func(n int), asked func
 func TestReviewEach(t *testing.T) {
 	var v Server[ctr, *ctr]
 	a, _, _ := asking(t)
-	b, createB, _ := asking(t)
+	b, createB, askedB := asking(t)
 	t0 := time.Now()
 	v.askAt(a, t0)
 	v.askAt(b, t0.Add(90*time.Millisecond))
@@ -510,13 +510,34 @@ func TestReviewEach(t *testing.T) {
 	if b.next == nil {
 		t.Fatalf("dropped, with keys coming fast enough (used %d, limit %d)", tab.used, tab.limit)
 	}
-	v.reviewAt(at.Add(reviewEvery - time.Millisecond))
+	v.reviewAt(at.Add(reviewEvery - 2*time.Millisecond))
 	if b.next == nil {
 		t.Fatal("reviewed again before a whole reviewEvery had passed")
 	}
+	// b's growth takes the table, and b asks again 1 ms before it is due:
+	// the new table, still held for b, gets a whole reviewEvery of its
+	// own, and is not reviewed 1 ms after it was made.
+	for b.next != nil {
+		createB(1)
+	}
+	for n := 0; !askedB(); n++ {
+		if n == 1_000_000 {
+			t.Fatal("no ask in 1,000,000 keys after the growth")
+		}
+		createB(1)
+	}
+	remade := at.Add(reviewEvery - time.Millisecond)
+	v.askAt(b, remade)
+	if b.next == nil || len(v.held) != 1 {
+		t.Fatalf("no table made for the stripe's second ask (%d held)", len(v.held))
+	}
 	v.reviewAt(at.Add(reviewEvery))
+	if b.next == nil {
+		t.Fatal("a table made 1 ms before its stripe's last table was due was reviewed then")
+	}
+	v.reviewAt(remade.Add(reviewEvery))
 	if b.next != nil || len(v.held) != 0 || v.Due() != nil {
-		t.Fatalf("kept through a review with no key since the last (%d held)", len(v.held))
+		t.Fatalf("kept through a review with no key since the table was made (%d held)", len(v.held))
 	}
 	v.timer.Stop()
 }

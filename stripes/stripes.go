@@ -176,10 +176,18 @@ type heldTable[B any, P Bucket[B]] struct {
 func (v *Server[B, P]) Ask(s *Stripe[B, P]) { v.askAt(s, time.Now()) }
 
 func (v *Server[B, P]) askAt(s *Stripe[B, P], now time.Time) {
-	if !s.Prepare() || slices.ContainsFunc(v.held, func(h heldTable[B, P]) bool { return h.s == s }) {
+	if !s.Prepare() {
 		return
 	}
-	v.held = append(v.held, heldTable[B, P]{s, now.Add(reviewEvery)})
+	due := now.Add(reviewEvery)
+	// A stripe still held for a table its growth has taken since its last
+	// review: the new table gets the whole reviewEvery, as any other. The
+	// timer, armed for an earlier due, finds the stripe not due then.
+	if i := slices.IndexFunc(v.held, func(h heldTable[B, P]) bool { return h.s == s }); i >= 0 {
+		v.held[i].due = due
+		return
+	}
+	v.held = append(v.held, heldTable[B, P]{s, due})
 	// A table held before this one is due first, and the timer is armed
 	// for it already.
 	if v.timer == nil {
