@@ -572,7 +572,7 @@ func TestPrepareDroppedFull(t *testing.T) {
 	if !st.Prepare() {
 		t.Fatal("no table made for the full stripe")
 	}
-	st.review() // counts the keys since Prepare: none
+	st.review() // no key since Prepare: drops the table (come == 0)
 	if st.review() || st.next != nil {
 		t.Fatal("a table made for a full stripe that no key came to was kept through two reviews")
 	}
