@@ -572,9 +572,9 @@ func TestPrepareDroppedFull(t *testing.T) {
 	if !st.Prepare() {
 		t.Fatal("no table made for the full stripe")
 	}
-	st.review() // no key since Prepare: drops the table (come == 0)
+	// No key since Prepare: the first review drops the table (come == 0).
 	if st.review() || st.next != nil {
-		t.Fatal("a table made for a full stripe that no key came to was kept through two reviews")
+		t.Fatal("a table made for a full stripe that no key came to was kept through its review")
 	}
 	// The next key grows the stripe into a table of its own, with every key.
 	st.LoadOrInsert(keyOf(tb, i), always, startAt(0))
