@@ -24,8 +24,9 @@ for f in bench/runs/*-quick.txt; do
 	echo "$(git log -1 --format=%ct "$commit") $f $name"
 done | sort -n | while read -r _ f name; do
 	"$report" "$f" | awk -v name="$name" '
-		# One target line: its status in the first 13 columns, its label,
-		# then the value and the parenthesised details.
+		# One target line: its status in columns 3 to 14 ("met", "not met"
+		# or "not measured"), its label, then the value and the
+		# parenthesised details.
 		function val(line,   s, v, a, n) {
 			s = substr(line, 3, 12); sub(/ +$/, "", s)
 			# The value is the last field before the details.
