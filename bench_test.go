@@ -279,7 +279,66 @@ func BenchmarkAllowNewKey(b *testing.B) {
 			}
 		})
 	}
+	// Under RunParallel, on the default clock, at the default stripe count
+	// (stripes=4p, at least 4·GOMAXPROCS) and at four times it (16p): new
+	// keys on many cores wait on their stripes' locks (bench/BENCHMARKS.md,
+	// the 16-core sessions), and more stripes spread the creations thinner.
+	// Each goroutine takes its keys in blocks of newKeyBlock from a shared
+	// counter, so the counter's line moves once a block, not once a key.
+	for _, sc := range []struct {
+		name string
+		per  int // stripes per GOMAXPROCS; 0 is the default
+	}{{"4p", 0}, {"16p", 16}} {
+		b.Run("impl=sluice/clock=default/stripes="+sc.name+"/mode=parallel", func(b *testing.B) {
+			var opts []sluice.Option
+			if sc.per > 0 {
+				n := 16
+				for n < sc.per*runtime.GOMAXPROCS(0) {
+					n *= 2
+				}
+				opts = append(opts, sluice.WithStripes(n))
+			}
+			lim, err := sluice.New(admitAll, admitBurst, opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { lim.Close() })
+			// Each goroutine's last block can run past its share: room
+			// for one block more per goroutine.
+			keys := makeKeys(b.N + newKeyBlock*runtime.GOMAXPROCS(0))
+			var next atomic.Int64
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := time.Now()
+			var bad atomic.Int64
+			b.RunParallel(func(pb *testing.PB) {
+				var i, end int64
+				for pb.Next() {
+					if i == end {
+						end = next.Add(newKeyBlock)
+						i = end - newKeyBlock
+					}
+					if !lim.Allow(keys[i]) {
+						bad.Add(1)
+					}
+					i++
+				}
+			})
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "ops/s")
+			b.StopTimer()
+			if bad.Load() != 0 {
+				b.Fatalf("%d of %d new keys denied", bad.Load(), b.N)
+			}
+			if n := lim.Len(); n != b.N {
+				b.Fatalf("%d keys, want %d", n, b.N)
+			}
+		})
+	}
 }
+
+// newKeyBlock is how many new keys a goroutine of BenchmarkAllowNewKey's
+// parallel mode takes from the shared counter at once.
+const newKeyBlock = 64
 
 // BenchmarkAllowAtCap is a flood of forged keys, a new key a request, at a
 // limiter's key cap (WithMaxKeys): the memory attack the cap answers. Each
