@@ -280,7 +280,8 @@ func BenchmarkAllowNewKey(b *testing.B) {
 		})
 	}
 	// Under RunParallel, on the default clock, at the default stripe count
-	// (stripes=4p, at least 4·GOMAXPROCS) and at four times it (16p): new
+	// (stripes=4p, at least 4·GOMAXPROCS and 16) and at 16·GOMAXPROCS
+	// (16p, four times the default from GOMAXPROCS 4 up, twice it at 2): new
 	// keys on many cores wait on their stripes' locks (bench/BENCHMARKS.md,
 	// the 16-core sessions), and more stripes spread the creations thinner.
 	// Each goroutine takes its keys in blocks of newKeyBlock from a shared
@@ -609,6 +610,27 @@ func memory(b *testing.B, keys []string, after time.Duration) {
 		})
 		b.ReportMetric(float64(total-keyBytes)/float64(n), "B/key")
 		b.ReportMetric(float64(keyBytes)/float64(n), "keybytes/key")
+	}
+}
+
+// BenchmarkMemoryEmpty measures the live heap of a limiter that holds no
+// key, at 16, 64 and 256 stripes (B/limiter): the fixed price of a stripe
+// count, which WithStripes trades against new keys' wait on the stripe
+// locks on many cores. ns/op is meaningless here.
+func BenchmarkMemoryEmpty(b *testing.B) {
+	for _, n := range []int{16, 64, 256} {
+		b.Run(fmt.Sprintf("stripes=%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				total := heapDelta(func() any {
+					lim, err := sluice.New(admitAll, 10, sluice.WithStripes(n))
+					if err != nil {
+						b.Fatal(err)
+					}
+					return lim
+				})
+				b.ReportMetric(float64(total), "B/limiter")
+			}
+		})
 	}
 }
 

@@ -201,9 +201,9 @@ func BenchmarkLimiters(b *testing.B) {
 // newKeys is a shared supply of never-seen key names, made outside the
 // timer: a counter picks the next one, or under RunParallel the next block
 // of newKeyBlock, so that the counter's cache line moves between cores
-// once a block and not once a key. Taken a key at a time, it was 19% of
-// the CPU samples of every implementation's new keys at 16 cores
-// (BENCHMARKS.md, "A second 16-core session").
+// once a block and not once a key. Taken a key at a time, its line was
+// 19% of sluice's CPU samples (flat) on new keys at 16 cores, a cost every
+// implementation paid (BENCHMARKS.md, "A second 16-core session").
 var (
 	newKeys   []string
 	newKeyPos atomic.Int64
