@@ -35,6 +35,8 @@ func fits(im Impl, scenario string) (bool, string) {
 		return false, "a single limiter has no keys"
 	case im.HotOnly && scenario != hotAllow && scenario != hotDeny:
 		return false, "a variant shown on the hot key only"
+	case im.NewKeyOnly && scenario != newKey:
+		return false, "a variant shown on new keys only"
 	case im.Floor && scenario == hotDeny:
 		return false, "the floor decides nothing, so it cannot deny"
 	case !im.Deny && !im.Floor && scenario != hotAllow:
@@ -141,7 +143,13 @@ func verify(im Impl, scenario string, p *prepared) error {
 		}
 		return nil
 	case newKey:
-		return nil // distinct keys are checked by keys-1k with the same code
+		if !im.NewKeyOnly {
+			return nil // distinct keys are checked by keys-1k with the same code
+		}
+		// A variant shown on new keys only meets no other scenario: it is
+		// checked here, on a limiter of its own, so that the one timed
+		// starts empty as every other implementation's does.
+		return distinct(im)
 	}
 	for i := 0; i < 1000; i++ {
 		if !p.l.Allow(p.keys[i%len(p.keys)]) {
@@ -151,8 +159,13 @@ func verify(im Impl, scenario string, p *prepared) error {
 	if !im.PerKey || len(p.keys) < 2 {
 		return nil
 	}
-	// The keys are really distinct limiters: with one token an hour per
-	// key, 1,000 distinct keys admit exactly 1,000 requests in two passes.
+	return distinct(im)
+}
+
+// distinct checks that im's keys are really distinct limiters: with one
+// token an hour per key, 1,000 distinct keys admit exactly 1,000 requests
+// in two passes.
+func distinct(im Impl) error {
 	d, closeFn, err := im.New(Denying)
 	if err != nil {
 		return err
@@ -282,7 +295,7 @@ func BenchmarkMemory(b *testing.B) {
 		keys[i] = keyName(i)
 	}
 	for _, im := range Impls {
-		if !im.PerKey || im.HotOnly {
+		if !im.PerKey || im.HotOnly || im.NewKeyOnly {
 			continue
 		}
 		b.Run(fmt.Sprintf("scenario=heap-1M/impl=%s", im.Name), func(b *testing.B) {
@@ -328,7 +341,7 @@ func heap() uint64 {
 // alone shows a broken setup.
 func TestImpls(t *testing.T) {
 	for _, im := range Impls {
-		for _, sc := range []string{hotAllow, hotDeny, keys1k} {
+		for _, sc := range []string{hotAllow, hotDeny, keys1k, newKey} {
 			if ok, _ := fits(im, sc); !ok {
 				continue
 			}
@@ -366,5 +379,12 @@ func TestVerifyCatchesBrokenSetups(t *testing.T) {
 	}
 	if err := verify(shared, keys1k, &prepared{l: alwaysAdmit{}, keys: keys}); err == nil {
 		t.Error("a limiter whose keys share one bucket passed the distinct-keys check")
+	}
+	// A variant shown on new keys only is checked in that scenario.
+	for _, im := range []Impl{broken, shared} {
+		im.NewKeyOnly = true
+		if err := verify(im, newKey, &prepared{l: alwaysAdmit{}}); err == nil {
+			t.Errorf("%s, shown on new keys only, passed the new-key check", im.Name)
+		}
 	}
 }

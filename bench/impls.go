@@ -7,6 +7,8 @@ package bench
 import (
 	"context"
 	"errors"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,7 +69,10 @@ type Impl struct {
 	// HotOnly: a variant measured only on the hot key, where it shows what
 	// one choice (here, the clock) costs.
 	HotOnly bool
-	New     func(Config) (Limiter, func(), error)
+	// NewKeyOnly: a variant measured only on new keys, where it shows what
+	// one choice (here, the stripe count) buys.
+	NewKeyOnly bool
+	New        func(Config) (Limiter, func(), error)
 }
 
 // Impls is every implementation, sluice first.
@@ -80,6 +85,7 @@ var Impls = []Impl{
 	{Name: "sluice-mono", PerKey: true, Deny: true, CopiesKey: true, HotOnly: true, New: newSluice(func() (clock.Clock, func()) {
 		return clock.NewMono(), func() {}
 	})},
+	{Name: "sluice-stripes", PerKey: true, Deny: true, CopiesKey: true, NewKeyOnly: true, New: newSluiceStripes},
 	{Name: "sluice-mutex", PerKey: true, Deny: true, CopiesKey: true, New: newMutex},
 	{Name: "floor", PerKey: true, Floor: true, New: newFloor(clock.Default)},
 	{Name: "floor-mono", PerKey: true, Floor: true, HotOnly: true, New: newFloor(func() clock.Clock { return clock.NewMono() })},
@@ -102,9 +108,9 @@ func Lookup(name string) (Impl, bool) {
 	return Impl{}, false
 }
 
-func newSluice(mk func() (clock.Clock, func())) func(Config) (Limiter, func(), error) {
+func newSluice(mk func() (clock.Clock, func()), extra ...sluice.Option) func(Config) (Limiter, func(), error) {
 	return func(c Config) (Limiter, func(), error) {
-		var opts []sluice.Option
+		opts := slices.Clone(extra)
 		stop := func() {}
 		if mk != nil {
 			clk, s := mk()
@@ -117,6 +123,20 @@ func newSluice(mk func() (clock.Clock, func())) func(Config) (Limiter, func(), e
 		}
 		return l, func() { l.Close(); stop() }, nil
 	}
+}
+
+// newSluiceStripes is sluice at 16·GOMAXPROCS stripes, four times the
+// default from GOMAXPROCS 4 up (twice it at 2, where the default is its
+// floor of 16): a new key is created under its stripe's lock, and more
+// stripes make goroutines that create keys at once meet there less
+// (sluice.WithStripes). GOMAXPROCS is read when the limiter is made, as
+// the default's is.
+func newSluiceStripes(c Config) (Limiter, func(), error) {
+	n := 16
+	for n < 16*runtime.GOMAXPROCS(0) && n < stripes.MaxStripes {
+		n <<= 1
+	}
+	return newSluice(nil, sluice.WithStripes(n))(c)
 }
 
 // mutexLimiter is sluice with a mutex per bucket: the same stripes, the

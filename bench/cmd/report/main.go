@@ -622,7 +622,7 @@ func floorNote(ts []target) string {
 	return ""
 }
 
-var implOrder = []string{"sluice", "sluice-coarse", "sluice-mono", "sluice-mutex", "floor", "floor-mono", "x-time-rate", "go-limiter",
+var implOrder = []string{"sluice", "sluice-coarse", "sluice-mono", "sluice-stripes", "sluice-mutex", "floor", "floor-mono", "x-time-rate", "go-limiter",
 	"throttled", "ulule", "x-time-rate-single", "juju", "uber"}
 
 func orderScenarios(have []string) []string {
