@@ -114,16 +114,17 @@ func WithMaxKeys(n int) Option {
 }
 
 // WithStripes sets the number of stripes, a power of two (default: the
-// smallest power of two at least 4·GOMAXPROCS, and at least 16). A new key
-// is created under its stripe's lock, so where many goroutines create keys
-// at once, more stripes make them wait less: four times the default made
-// new keys 1.11–1.24× faster on 4, 8 and 16 cores of a Xeon, and twice
-// it 1.16× on two goroutines of the 2-core machine, on the medians of
-// processes in turns (BenchmarkAllowNewKey, mode=parallel; slower in 1 of
-// 44 rounds on the Xeon, by 0.5%, and in 2 of 8 on the 2-core machine).
-// Each stripe costs about 550 bytes while the limiter is empty
-// (BenchmarkMemoryEmpty), and the sweeper visits every stripe.
-// bench/BENCHMARKS.md has the runs.
+// smallest power of two at least 4·GOMAXPROCS, and at least 16).
+//
+// A new key is created under its stripe's lock, so where many goroutines
+// create keys at once, more stripes make them wait less. Four times the
+// default made new keys 1.11–1.24× faster on 4 to 16 cores of a Xeon, and
+// drew them level with x/time/rate's sync.Map at 16 cores, where the
+// default trails it; twice the default made them 1.16× faster on two
+// goroutines of the 2-core machine (medians of processes in turns:
+// BenchmarkAllowNewKey, and bench/'s sluice-stripes). Each stripe costs
+// about 550 bytes while the limiter is empty (BenchmarkMemoryEmpty), and
+// the sweeper visits every stripe. bench/BENCHMARKS.md has the runs.
 func WithStripes(n int) Option {
 	return func(cfg *config) error {
 		cfg.stripes = n
