@@ -2,9 +2,11 @@ package sluice_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -227,4 +229,31 @@ func ExampleLimiter_Stats() {
 		s.Allowed, s.Denied, s.Refused, s.Keys, s.Evictions)
 	// Output:
 	// allowed=2 denied=1 refused=1 keys=2 evictions=0
+}
+
+// A service whose keys mostly come new (one per session, say) and that
+// creates them on many cores at once can give the limiter more stripes
+// than the default, so that creations meet less often on a stripe's lock.
+// The count must be a power of two; any other is refused with an error
+// that names it.
+func ExampleWithStripes() {
+	n := 16
+	for n < 16*runtime.GOMAXPROCS(0) {
+		n *= 2
+	}
+	lim, err := sluice.New(sluice.Per(10, time.Second), 10, sluice.WithStripes(n))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer lim.Close()
+	fmt.Println(lim.Allow("session:7f3a"))
+
+	_, err = sluice.New(sluice.Per(10, time.Second), 10, sluice.WithStripes(100))
+	fmt.Println(errors.Is(err, sluice.ErrInvalid))
+	fmt.Println(err)
+	// Output:
+	// true
+	// true
+	// sluice: invalid argument: stripes: stripe count 100: must be a power of two between 1 and 65536
 }
