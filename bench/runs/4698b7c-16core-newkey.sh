@@ -4,10 +4,12 @@
 # counter now taken in blocks of 64 keys, sluice beside its mutex twin and
 # x/time/rate in turns (a process each), then the root's
 # BenchmarkAllowNewKey at 16 with the default stripe count and four times
-# it (ABBA). Run from the repository root with out/dev/bench.test and
+# it (ABBA), through ddcea20-16core-stripes.sh (whose progress times
+# count from its own start; the run kept ran its own copy of that loop).
+# Run from the repository root with out/dev/bench.test and
 # out/dev/root.test (CGO_ENABLED=0 go test -c).
 set -u
-B=out/dev/bench.test; R=out/dev/root.test
+B=out/dev/bench.test
 T0=$SECONDS; ROUNDS=${ROUNDS:-6}
 for r in $(seq 1 $ROUNDS); do
   echo "# round $r" >> $OUT/newkey.txt
@@ -17,13 +19,4 @@ for r in $(seq 1 $ROUNDS); do
   done
   echo "[$((SECONDS-T0))s] newkey round $r" >> $OUT/progress.txt
 done
-one() {
-  $R -test.run '^$' -test.bench "AllowNewKey/impl=sluice/clock=default/stripes=$1/mode=parallel\$" \
-    -test.cpu 16 -test.benchtime 200ms >> $OUT/stripes.txt 2>&1
-}
-for r in $(seq 1 $ROUNDS); do
-  echo "# round $r" >> $OUT/stripes.txt
-  if [ $((r % 2)) = 1 ]; then one 4p; one 16p; else one 16p; one 4p; fi
-  echo "[$((SECONDS-T0))s] stripes round $r" >> $OUT/progress.txt
-done
-echo done >> $OUT/progress.txt
+ROUNDS=$ROUNDS CPUS=16 bash bench/runs/ddcea20-16core-stripes.sh

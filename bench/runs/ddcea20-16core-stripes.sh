@@ -5,12 +5,13 @@
 # measure the 16-core sessions' untried remedy for the stripe locks' wait.
 # Run from the repository root with out/dev/root.test (CGO_ENABLED=0 go
 # test -c . at the commit that adds BenchmarkAllowNewKey's parallel mode).
+# CPUS sets the GOMAXPROCS list (4698b7c-16core-newkey.sh runs it at 16).
 set -u
 R=out/dev/root.test
-T0=$SECONDS; ROUNDS=${ROUNDS:-8}
+T0=$SECONDS; ROUNDS=${ROUNDS:-8}; CPUS=${CPUS:-4,8,16}
 one() {
   $R -test.run '^$' -test.bench "AllowNewKey/impl=sluice/clock=default/stripes=$1/mode=parallel\$" \
-    -test.cpu 4,8,16 -test.benchtime 200ms >> $OUT/stripes.txt 2>&1
+    -test.cpu $CPUS -test.benchtime 200ms >> $OUT/stripes.txt 2>&1
 }
 for r in $(seq 1 $ROUNDS); do
   echo "# round $r" >> $OUT/stripes.txt
