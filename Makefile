@@ -17,7 +17,7 @@ STRESSTIME ?= 10m
 # database (GOSUMDB, on unless a machine turns it off), as for any module.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test vet lint cross unit race stress-short mutants stress fuzz cover bench bench-full scaling benchstat profile bench-engine clean FORCE
+.PHONY: test vet lint cross unit race stress-short mutants stress fuzz cover bench bench-full scaling benchstat profile grind bench-engine clean FORCE
 
 # test: vet (also as 386, arm64 and 32-bit arm builds), gofmt and go mod tidy,
 # staticcheck, the engine's suite (allocation counts need a non-race run),
@@ -194,6 +194,18 @@ profile: $(BENCH_BIN)
 	  done; \
 	done
 	@echo "summaries: $(OUT)/profile/*.txt"
+
+# grind: what one serial decision costs each implementation in every
+# scenario, counted under valgrind's callgrind rather than timed: the
+# instructions it executes, its data accesses, and its misses in simulated
+# caches of the development VM's sizes (bench/cmd/grind). The same on
+# every run of the same binary, whatever else the machine is doing. Needs
+# valgrind (apt-get install valgrind) and amd64; about 25 minutes on 2
+# cores, most of it the 1M-key setups.
+GRIND_N ?= 100000
+
+grind: $(BENCH_BIN)
+	$(GO) run ./bench/cmd/grind -bin $(BENCH_BIN) -out $(OUT)/grind -n $(GRIND_N) | tee $(OUT)/grind.txt
 
 # bench-engine: the engine's own micro-benchmarks (hot key beside the
 # floor, CAS beside the mutex bucket, heap per key) in the root module, in

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/seed997/sluice/bench/internal/grind"
+	"github.com/seed997/sluice/clock"
 	"github.com/seed997/sluice/internal/machine"
 )
 
@@ -242,15 +245,70 @@ func loopSerial(b *testing.B, p *prepared, sc string) {
 	if sc == newKey {
 		takeNewKeys(b)
 		b.ResetTimer()
+		countFrom()
 		for i := 0; i < b.N; i++ {
 			p.l.Allow(newKeys[i])
 		}
+		countTo(b)
 		return
 	}
 	keys, order, mask := p.lookup, p.order, len(p.order)-1
 	b.ResetTimer()
+	countFrom()
 	for i := 0; i < b.N; i++ {
 		p.l.Allow(keys[order[i&mask]])
+	}
+	countTo(b)
+}
+
+// counting: the binary runs under callgrind (make grind, cmd/grind), which
+// then counts the serial loop's instructions and simulated cache misses,
+// and nothing outside it. Elsewhere countFrom and countTo test this and
+// return, outside the loop.
+var counting = grind.Running()
+
+func init() {
+	if counting {
+		settleClock()
+	}
+}
+
+// settleClock waits until the default clock has its first scale. The
+// counter clock answers from the monotonic clock for its first 64 ms of
+// wall time (clock.Counter's calibration); under callgrind a decision
+// takes about a hundred times as long as it does natively, so those 64 ms
+// would fall on the first tens of thousands of counted decisions, a cost
+// that in a real process falls on its first few million.
+func settleClock() {
+	c, ok := clock.Default().(*clock.Counter)
+	if !ok {
+		return
+	}
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		if _, ok := c.TryNow(); ok {
+			return
+		}
+		c.Now()
+	}
+}
+
+// countFrom starts the count, on this goroutine's thread only: callgrind
+// counts per thread, so the goroutine keeps its thread until countTo.
+func countFrom() {
+	if counting {
+		runtime.LockOSThread()
+		grind.Toggle()
+	}
+}
+
+// countTo stops the count and has callgrind write it to a file of its own,
+// named by the benchmark and its b.N: cmd/grind takes the run at b.N=1
+// from the run at b.N=n, leaving n−1 decisions and no setup.
+func countTo(b *testing.B) {
+	if counting {
+		grind.Toggle()
+		grind.Dump(fmt.Sprintf("%s N=%d", b.Name(), b.N))
+		runtime.UnlockOSThread()
 	}
 }
 

@@ -1,0 +1,353 @@
+// Command grind counts what one serial decision costs each implementation
+// in every scenario, under valgrind's callgrind: the instructions it
+// executes and the misses it takes in callgrind's simulated caches (a
+// 32 KiB, 8-way D1 and a 32 MiB, 16-way last level, the development
+// VM's, whatever the machine it runs on). Timings drift with the machine
+// (bench/BENCHMARKS.md, "Run-to-run spread"); these counts are the same on
+// every run of the same binary, so they show what a change did to a
+// decision's work without the noise, though not what that work costs in
+// time: they know nothing of a miss's latency, of cores passing lines,
+// of the order in which instructions retire or of hardware prefetching.
+//
+//	go test -c -o out/bench.test ./bench
+//	go run ./bench/cmd/grind -bin out/bench.test -out out/grind
+//
+// It runs the binary once a scenario with -test.benchtime Nx at
+// GOMAXPROCS 1. The benchmark's serial loop (loopSerial in bench_test.go)
+// turns the count on just before its loop and off just after, on its own
+// thread, and has callgrind write it to a file named by the benchmark and
+// its b.N; go test runs each benchmark at b.N=1 and then at b.N=N, so a
+// decision is (count at N − count at 1) / (N − 1): the loop alone, no
+// setup, no benchmark machinery. The GC's background work runs on other
+// threads and is not counted; what a decision allocates, and the GC
+// assists it pays, are.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The simulated caches: the development VM's L1d and L3 (lscpu), set
+// rather than taken from the host, so that the counts do not depend on
+// where they are made. Callgrind writes the caches it simulated into each
+// file; parseDump holds them to these.
+var (
+	cacheArgs = []string{"--I1=32768,8,64", "--D1=32768,8,64", "--LL=33554432,16,64"}
+	caches    = []string{
+		"desc: I1 cache: 32768 B, 64 B, 8-way associative",
+		"desc: D1 cache: 32768 B, 64 B, 8-way associative",
+		"desc: LL cache: 33554432 B, 64 B, 16-way associative",
+	}
+)
+
+var scenarios = []string{"hot-allow", "hot-deny", "keys-1k", "keys-1M", "zipf-1M", "new-key"}
+
+func main() {
+	bin := flag.String("bin", "out/bench.test", "the bench package's test binary (go test -c ./bench)")
+	out := flag.String("out", "out/grind", "folder for callgrind's files")
+	n := flag.Int("n", 100_000, "decisions counted in each benchmark")
+	only := flag.String("scenarios", strings.Join(scenarios, ","), "scenarios to count, comma-separated")
+	impls := flag.String("impls", ".*", "regexp of the implementations to count")
+	flag.Parse()
+	if *n < 2 {
+		fail(errors.New("-n must be at least 2: a decision is the count at n less the count at 1"))
+	}
+	if _, err := regexp.Compile(*impls); err != nil {
+		fail(fmt.Errorf("-impls: %v", err))
+	}
+	if runtime.GOARCH != "amd64" {
+		fail(errors.New("the benchmarks' client requests to callgrind are written for amd64 only"))
+	}
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		fail(errors.New("valgrind not found: apt-get install valgrind"))
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fail(err)
+	}
+	var all []result
+	for _, sc := range strings.Split(*only, ",") {
+		if !slices.Contains(scenarios, sc) {
+			fail(fmt.Errorf("-scenarios: no scenario %q (there are %s)", sc, strings.Join(scenarios, ", ")))
+		}
+		rs, err := grind(*bin, *out, sc, *impls, *n)
+		if err != nil {
+			fail(err)
+		}
+		all = append(all, rs...)
+	}
+	writeTables(os.Stdout, all, *n)
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "grind:", err)
+	os.Exit(1)
+}
+
+// result is one benchmark's count a decision.
+type result struct {
+	scenario, impl string
+	per            map[string]float64 // event → count a decision
+}
+
+// grind runs one scenario's serial benchmarks under callgrind, its output
+// shown as it comes, and reads back the counts.
+func grind(bin, out, sc, impls string, n int) ([]result, error) {
+	prefix := filepath.Join(out, sc)
+	old, _ := filepath.Glob(prefix + ".*")
+	for _, f := range old {
+		os.Remove(f)
+	}
+	args := append([]string{"--tool=callgrind", "--cache-sim=yes", "--collect-atstart=no",
+		"--callgrind-out-file=" + prefix + ".%p"}, cacheArgs...)
+	args = append(args, bin, "-test.run", "^$",
+		"-test.bench", fmt.Sprintf("^BenchmarkLimiters$/^scenario=%s$/^impl=(%s)$/^mode=serial$", regexp.QuoteMeta(sc), impls),
+		"-test.benchtime", fmt.Sprintf("%dx", n), "-test.cpu", "1", "-test.count", "1", "-test.timeout", "3h")
+	fmt.Fprintf(os.Stderr, "# %s: valgrind %s\n", sc, strings.Join(args, " "))
+	cmd := exec.Command("valgrind", args...)
+	// No preemption signals: callgrind 3.19 asserts on a signal that
+	// arrives while it handles another (threads.c:247), which the
+	// runtime's SIGURG did in the 1M-key setups.
+	godebug := "asyncpreemptoff=1"
+	if g := os.Getenv("GODEBUG"); g != "" {
+		godebug = g + "," + godebug
+	}
+	cmd.Env = append(os.Environ(), "GODEBUG="+godebug)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s: %v", sc, err)
+	}
+	files, _ := filepath.Glob(prefix + ".*")
+	var dumps []dump
+	for _, f := range files {
+		d, err := readDump(f)
+		if err != nil {
+			return nil, err
+		}
+		if d.name != "" { // the file written at exit holds nothing counted
+			dumps = append(dumps, d)
+		}
+	}
+	rs, err := perDecision(dumps, n)
+	if err == nil && len(rs) == 0 {
+		err = fmt.Errorf("%s: no benchmark counted: none matched, or the binary was built without loopSerial's count", sc)
+	}
+	return rs, err
+}
+
+// dump is one file callgrind wrote on the benchmark's request.
+type dump struct {
+	name   string // the benchmark, without the BenchmarkLimiters/ prefix
+	n      int    // its b.N
+	totals map[string]int64
+}
+
+// trigger is the description line of a dump the benchmark asked for.
+var trigger = regexp.MustCompile(`^desc: Trigger: Client Request: (\S+) N=(\d+)$`)
+
+// readDump reads one callgrind file's trigger, events and totals. A file
+// with no client-request trigger (the one written at exit) comes back
+// with no name.
+func readDump(path string) (dump, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return dump{}, err
+	}
+	defer f.Close()
+	d, err := parseDump(f)
+	if err != nil {
+		return dump{}, fmt.Errorf("%s: %v", path, err)
+	}
+	return d, nil
+}
+
+func parseDump(r io.Reader) (dump, error) {
+	var d dump
+	var events []string
+	seen := 0
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		t := sc.Text()
+		if strings.HasPrefix(t, "desc: ") && strings.HasSuffix(t, "associative") {
+			if !slices.Contains(caches, t) {
+				return d, fmt.Errorf("callgrind simulated %q, not the caches asked for", strings.TrimPrefix(t, "desc: "))
+			}
+			seen++
+		} else if m := trigger.FindStringSubmatch(t); m != nil {
+			d.name = strings.TrimPrefix(m[1], "BenchmarkLimiters/")
+			d.n, _ = strconv.Atoi(m[2])
+		} else if s, ok := strings.CutPrefix(t, "events: "); ok {
+			events = strings.Fields(s)
+		} else if s, ok := strings.CutPrefix(t, "totals: "); ok {
+			v := strings.Fields(s)
+			if len(v) > len(events) {
+				return d, fmt.Errorf("totals has %d values for %d events", len(v), len(events))
+			}
+			d.totals = map[string]int64{}
+			for i, e := range events {
+				d.totals[e] = 0 // callgrind leaves trailing zeros out
+				if i < len(v) {
+					x, err := strconv.ParseInt(v[i], 10, 64)
+					if err != nil {
+						return d, fmt.Errorf("totals: %v", err)
+					}
+					d.totals[e] = x
+				}
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return d, err
+	}
+	if d.name != "" && d.totals == nil {
+		return d, errors.New("no totals line")
+	}
+	if d.name != "" && seen != len(caches) {
+		return d, errors.New("no simulated caches named: run callgrind with --cache-sim=yes")
+	}
+	return d, nil
+}
+
+// perDecision pairs each benchmark's dump at b.N=1 with its dump at
+// b.N=n and returns the difference over n−1 decisions, per event.
+func perDecision(dumps []dump, n int) ([]result, error) {
+	byName := map[string]map[int]dump{}
+	var names []string
+	for _, d := range dumps {
+		if byName[d.name] == nil {
+			byName[d.name] = map[int]dump{}
+			names = append(names, d.name)
+		}
+		if _, dup := byName[d.name][d.n]; dup {
+			return nil, fmt.Errorf("%s: two counts at b.N=%d", d.name, d.n)
+		}
+		byName[d.name][d.n] = d
+	}
+	slices.Sort(names)
+	var rs []result
+	for _, name := range names {
+		one, okOne := byName[name][1]
+		all, okN := byName[name][n]
+		if !okOne || !okN || len(byName[name]) != 2 {
+			return nil, fmt.Errorf("%s: counted at b.N %v, not at exactly 1 and %d", name, keys(byName[name]), n)
+		}
+		parts := map[string]string{}
+		for _, p := range strings.Split(name, "/") {
+			if k, v, ok := strings.Cut(p, "="); ok {
+				parts[k] = v
+			}
+		}
+		if parts["scenario"] == "" || parts["impl"] == "" {
+			return nil, fmt.Errorf("%s: not a scenario=/impl= name", name)
+		}
+		r := result{scenario: parts["scenario"], impl: parts["impl"], per: map[string]float64{}}
+		for e, v := range all.totals {
+			d := v - one.totals[e]
+			if d < 0 {
+				// A miss the run at b.N=1 took on a line still cold
+				// from the setup, which the run at b.N=n found warm:
+				// fewer than the first run's own count, none a decision.
+				if e == "Ir" || -d > one.totals[e] {
+					return nil, fmt.Errorf("%s: %s counted %d at b.N=%d and %d at b.N=1", name, e, v, n, one.totals[e])
+				}
+				d = 0
+			}
+			r.per[e] = float64(d) / float64(n-1)
+		}
+		if r.per["Ir"] <= 0 {
+			return nil, fmt.Errorf("%s: no instructions counted", name)
+		}
+		rs = append(rs, r)
+	}
+	return rs, nil
+}
+
+func keys(m map[int]dump) []int {
+	var ks []int
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// The tables: each a sum of callgrind's events.
+var tables = []struct {
+	title  string
+	events []string
+	format string
+}{
+	{"instructions a decision (Ir)", []string{"Ir"}, "%.1f"},
+	{"data reads and writes a decision (Dr + Dw)", []string{"Dr", "Dw"}, "%.1f"},
+	{"D1 misses a decision, simulated 32 KiB 8-way (D1mr + D1mw)", []string{"D1mr", "D1mw"}, "%.3f"},
+	{"last-level misses a decision, simulated 32 MiB 16-way (DLmr + DLmw)", []string{"DLmr", "DLmw"}, "%.3f"},
+}
+
+// writeTables writes one table an event sum: a row an implementation in the
+// order first met, a column a scenario, "-" where it was not measured;
+// the instructions also as a ratio to sluice's.
+func writeTables(w io.Writer, rs []result, n int) {
+	var impls, scs []string
+	at := map[[2]string]result{}
+	for _, r := range rs {
+		if !slices.Contains(impls, r.impl) {
+			impls = append(impls, r.impl)
+		}
+		if !slices.Contains(scs, r.scenario) {
+			scs = append(scs, r.scenario)
+		}
+		at[[2]string{r.impl, r.scenario}] = r
+	}
+	// sluice first, then the order the benchmark ran them in.
+	slices.SortStableFunc(impls, func(a, b string) int { return rank(a) - rank(b) })
+	slices.SortStableFunc(scs, func(a, b string) int {
+		return slices.Index(scenarios, a) - slices.Index(scenarios, b)
+	})
+	fmt.Fprintf(w, "callgrind, serial, GOMAXPROCS 1: (count at b.N=%d − count at b.N=1) / %d\n", n, n-1)
+	for _, t := range tables {
+		fmt.Fprintf(w, "\n%s\n\n| impl |", t.title)
+		for _, sc := range scs {
+			fmt.Fprintf(w, " %s |", sc)
+		}
+		fmt.Fprintf(w, "\n| --- |%s\n", strings.Repeat(" ---: |", len(scs)))
+		for _, im := range impls {
+			fmt.Fprintf(w, "| %s |", im)
+			for _, sc := range scs {
+				r, ok := at[[2]string{im, sc}]
+				if !ok {
+					fmt.Fprint(w, " - |")
+					continue
+				}
+				var v float64
+				for _, e := range t.events {
+					v += r.per[e]
+				}
+				cell := fmt.Sprintf(t.format, v)
+				if s, ok := at[[2]string{"sluice", sc}]; ok && im != "sluice" && t.events[0] == "Ir" {
+					cell += fmt.Sprintf(" (%.2f×)", v/s.per["Ir"])
+				}
+				fmt.Fprintf(w, " %s |", cell)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+func rank(impl string) int {
+	if impl == "sluice" {
+		return 0
+	}
+	return 1
+}
