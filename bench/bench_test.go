@@ -40,6 +40,8 @@ func fits(im Impl, scenario string) (bool, string) {
 		return false, "a variant shown on the hot key only"
 	case im.NewKeyOnly && scenario != newKey:
 		return false, "a variant shown on new keys only"
+	case im.GrindOnly && !counting:
+		return false, "counted under make grind only"
 	case im.Floor && scenario == hotDeny:
 		return false, "the floor decides nothing, so it cannot deny"
 	case !im.Deny && !im.Floor && scenario != hotAllow:
@@ -353,7 +355,7 @@ func BenchmarkMemory(b *testing.B) {
 		keys[i] = keyName(i)
 	}
 	for _, im := range Impls {
-		if !im.PerKey || im.HotOnly || im.NewKeyOnly {
+		if !im.PerKey || im.HotOnly || im.NewKeyOnly || im.GrindOnly {
 			continue
 		}
 		b.Run(fmt.Sprintf("scenario=heap-1M/impl=%s", im.Name), func(b *testing.B) {

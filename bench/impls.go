@@ -72,7 +72,9 @@ type Impl struct {
 	// NewKeyOnly: a variant measured only on new keys, where it shows what
 	// one choice (here, the stripe count) buys.
 	NewKeyOnly bool
-	New        func(Config) (Limiter, func(), error)
+	// GrindOnly: counted under make grind only (cmd/grind), not timed.
+	GrindOnly bool
+	New       func(Config) (Limiter, func(), error)
 }
 
 // Impls is every implementation, sluice first.
@@ -89,6 +91,7 @@ var Impls = []Impl{
 	{Name: "sluice-mutex", PerKey: true, Deny: true, CopiesKey: true, New: newMutex},
 	{Name: "floor", PerKey: true, Floor: true, New: newFloor(clock.Default)},
 	{Name: "floor-mono", PerKey: true, Floor: true, HotOnly: true, New: newFloor(func() clock.Clock { return clock.NewMono() })},
+	{Name: "harness", PerKey: true, Floor: true, GrindOnly: true, New: newHarness},
 	{Name: "x-time-rate", PerKey: true, Deny: true, New: newXRate},
 	{Name: "go-limiter", PerKey: true, Deny: true, New: newGoLimiter},
 	{Name: "throttled", PerKey: true, Deny: true, New: newThrottled},
@@ -210,6 +213,21 @@ func newFloor(mk func() clock.Clock) func(Config) (Limiter, func(), error) {
 	return func(Config) (Limiter, func(), error) {
 		return &floor{m: xsync.NewMapOf[string, *atomic.Uint64](), clock: mk()}, func() {}, nil
 	}
+}
+
+// harness is the benchmark's own work and nothing more: the loop, the
+// interface call, and a read of the key's length and last byte, which any
+// limiter must read. Counted beside the others (make grind), it is what
+// their counts hold that is not theirs.
+type harness struct{ sink *byte }
+
+func newHarness(Config) (Limiter, func(), error) { return harness{new(byte)}, func() {}, nil }
+
+func (h harness) Allow(key string) bool {
+	if len(key) > 0 {
+		*h.sink += key[len(key)-1]
+	}
+	return true
 }
 
 func (f *floor) Allow(key string) bool {

@@ -60,7 +60,14 @@ func main() {
 	n := flag.Int("n", 100_000, "decisions counted in each benchmark")
 	only := flag.String("scenarios", strings.Join(scenarios, ","), "scenarios to count, comma-separated")
 	impls := flag.String("impls", ".*", "regexp of the implementations to count")
+	read := flag.Bool("read", false, "run nothing: print the tables of the counts files named (as -out's counts.txt)")
 	flag.Parse()
+	if *read {
+		if err := readOnly(os.Stdout, flag.Args()); err != nil {
+			fail(err)
+		}
+		return
+	}
 	if *n < 2 {
 		fail(errors.New("-n must be at least 2: a decision is the count at n less the count at 1"))
 	}
@@ -76,18 +83,66 @@ func main() {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fail(err)
 	}
+	// counts.txt keeps, of every file callgrind wrote, the lines the
+	// tables come from, for -read.
+	counts, err := os.Create(filepath.Join(*out, "counts.txt"))
+	if err != nil {
+		fail(err)
+	}
 	var all []result
 	for _, sc := range strings.Split(*only, ",") {
 		if !slices.Contains(scenarios, sc) {
 			fail(fmt.Errorf("-scenarios: no scenario %q (there are %s)", sc, strings.Join(scenarios, ", ")))
 		}
-		rs, err := grind(*bin, *out, sc, *impls, *n)
+		rs, dumps, err := grind(*bin, *out, sc, *impls, *n)
 		if err != nil {
 			fail(err)
 		}
+		writeCounts(counts, dumps)
 		all = append(all, rs...)
 	}
+	if err := counts.Close(); err != nil {
+		fail(err)
+	}
 	writeTables(os.Stdout, all, *n)
+}
+
+// writeCounts writes the dumps as a counts file: each the header line
+// and the lines it was read from.
+func writeCounts(w io.Writer, dumps []dump) {
+	for _, d := range dumps {
+		fmt.Fprintf(w, "%s\n%s\n", header, strings.Join(d.kept, "\n"))
+	}
+}
+
+// readOnly prints the tables of counts files written before.
+func readOnly(w io.Writer, files []string) error {
+	if len(files) == 0 {
+		return errors.New("-read: name the counts files")
+	}
+	var dumps []dump
+	n := 0
+	for _, f := range files {
+		ds, err := readDumps(f)
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			if d.name != "" {
+				dumps = append(dumps, d)
+				n = max(n, d.n)
+			}
+		}
+	}
+	rs, err := perDecision(dumps, n)
+	if err != nil {
+		return err
+	}
+	if len(rs) == 0 {
+		return errors.New("-read: no counts in the files named")
+	}
+	writeTables(w, rs, n)
+	return nil
 }
 
 func fail(err error) {
@@ -103,7 +158,7 @@ type result struct {
 
 // grind runs one scenario's serial benchmarks under callgrind, its output
 // shown as it comes, and reads back the counts.
-func grind(bin, out, sc, impls string, n int) ([]result, error) {
+func grind(bin, out, sc, impls string, n int) ([]result, []dump, error) {
 	prefix := filepath.Join(out, sc)
 	old, _ := filepath.Glob(prefix + ".*")
 	for _, f := range old {
@@ -126,24 +181,32 @@ func grind(bin, out, sc, impls string, n int) ([]result, error) {
 	cmd.Env = append(os.Environ(), "GODEBUG="+godebug)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s: %v", sc, err)
+		return nil, nil, fmt.Errorf("%s: %v", sc, err)
 	}
 	files, _ := filepath.Glob(prefix + ".*")
 	var dumps []dump
 	for _, f := range files {
-		d, err := readDump(f)
+		ds, err := readDumps(f)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if d.name != "" { // the file written at exit holds nothing counted
-			dumps = append(dumps, d)
+		for _, d := range ds {
+			if d.name != "" { // the file written at exit holds nothing counted
+				dumps = append(dumps, d)
+			}
 		}
 	}
+	slices.SortFunc(dumps, func(a, b dump) int {
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		return a.n - b.n
+	})
 	rs, err := perDecision(dumps, n)
 	if err == nil && len(rs) == 0 {
 		err = fmt.Errorf("%s: no benchmark counted: none matched, or the binary was built without loopSerial's count", sc)
 	}
-	return rs, err
+	return rs, dumps, err
 }
 
 // dump is one file callgrind wrote on the benchmark's request.
@@ -151,25 +214,43 @@ type dump struct {
 	name   string // the benchmark, without the BenchmarkLimiters/ prefix
 	n      int    // its b.N
 	totals map[string]int64
+	kept   []string // the lines read: the caches, the trigger, the events, the totals
 }
+
+// header is the first line of every callgrind file, and of each dump in
+// a counts file.
+const header = "# callgrind format"
 
 // trigger is the description line of a dump the benchmark asked for.
 var trigger = regexp.MustCompile(`^desc: Trigger: Client Request: (\S+) N=(\d+)$`)
 
-// readDump reads one callgrind file's trigger, events and totals. A file
-// with no client-request trigger (the one written at exit) comes back
-// with no name.
-func readDump(path string) (dump, error) {
-	f, err := os.Open(path)
+// readDumps reads each dump in a file: one in a file callgrind wrote,
+// every benchmark's in a counts file, each opening with the header line. A
+// dump with no client-request trigger (the file written at exit) comes
+// back with no name.
+func readDumps(path string) ([]dump, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return dump{}, err
+		return nil, err
 	}
-	defer f.Close()
-	d, err := parseDump(f)
-	if err != nil {
-		return dump{}, fmt.Errorf("%s: %v", path, err)
+	var ds []dump
+	for i, part := range strings.Split(string(b), header+"\n") {
+		if i == 0 {
+			if strings.TrimSpace(part) != "" {
+				return nil, fmt.Errorf("%s: not a callgrind file", path)
+			}
+			continue
+		}
+		d, err := parseDump(strings.NewReader(part))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		ds = append(ds, d)
 	}
-	return d, nil
+	if len(ds) == 0 {
+		return nil, fmt.Errorf("%s: not a callgrind file", path)
+	}
+	return ds, nil
 }
 
 func parseDump(r io.Reader) (dump, error) {
@@ -185,12 +266,16 @@ func parseDump(r io.Reader) (dump, error) {
 				return d, fmt.Errorf("callgrind simulated %q, not the caches asked for", strings.TrimPrefix(t, "desc: "))
 			}
 			seen++
+			d.kept = append(d.kept, t)
 		} else if m := trigger.FindStringSubmatch(t); m != nil {
 			d.name = strings.TrimPrefix(m[1], "BenchmarkLimiters/")
 			d.n, _ = strconv.Atoi(m[2])
+			d.kept = append(d.kept, t)
 		} else if s, ok := strings.CutPrefix(t, "events: "); ok {
 			events = strings.Fields(s)
+			d.kept = append(d.kept, t)
 		} else if s, ok := strings.CutPrefix(t, "totals: "); ok {
+			d.kept = append(d.kept, t)
 			v := strings.Fields(s)
 			if len(v) > len(events) {
 				return d, fmt.Errorf("totals has %d values for %d events", len(v), len(events))
@@ -341,6 +426,18 @@ func writeTables(w io.Writer, rs []result, n int) {
 				fmt.Fprintf(w, " %s |", cell)
 			}
 			fmt.Fprintln(w)
+		}
+	}
+	// What the report counts in timed misses (BenchmarkMiss): the 1M-key
+	// decision less the 1k-key one, whose lines every cache holds.
+	if slices.Contains(scs, "keys-1M") && slices.Contains(scs, "keys-1k") {
+		fmt.Fprintf(w, "\nlast-level misses that 1M keys add to a decision on 1k (keys-1M − keys-1k)\n\n| impl | misses |\n| --- | ---: |\n")
+		for _, im := range impls {
+			m, okM := at[[2]string{im, "keys-1M"}]
+			k, okK := at[[2]string{im, "keys-1k"}]
+			if okM && okK {
+				fmt.Fprintf(w, "| %s | %.3f |\n", im, m.per["DLmr"]+m.per["DLmw"]-k.per["DLmr"]-k.per["DLmw"])
+			}
 		}
 	}
 }

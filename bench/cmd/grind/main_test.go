@@ -13,14 +13,18 @@ import (
 // Two files callgrind wrote for sluice's hot key (trimmed to the lines
 // parseDump reads): the run at b.N=1 and the run at b.N=100000.
 func TestParseDump(t *testing.T) {
-	one, err := readDump("testdata/sluice-n1")
+	ones, err := readDumps("testdata/sluice-n1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := readDump("testdata/sluice-n100000")
+	alls, err := readDumps("testdata/sluice-n100000")
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(ones) != 1 || len(alls) != 1 {
+		t.Fatalf("%d and %d dumps, not one each", len(ones), len(alls))
+	}
+	one, all := ones[0], alls[0]
 	if one.name != "scenario=hot-allow/impl=sluice/mode=serial" || one.n != 1 || all.n != 100000 {
 		t.Fatalf("read %q at %d and %q at %d", one.name, one.n, all.name, all.n)
 	}
@@ -44,6 +48,44 @@ func TestParseDump(t *testing.T) {
 	// DLmw: 0 at b.N=1 and 0 at 100000; DLmr: 0 and 1.
 	if rs[0].per["DLmr"] != 1.0/99999 || rs[0].per["DLmw"] != 0 {
 		t.Errorf("DLmr %v, DLmw %v", rs[0].per["DLmr"], rs[0].per["DLmw"])
+	}
+}
+
+// A counts file holds what the tables need: written from the two dumps
+// and read back, it gives the tables the dumps give.
+func TestCounts(t *testing.T) {
+	var dumps []dump
+	for _, f := range []string{"testdata/sluice-n1", "testdata/sluice-n100000"} {
+		ds, err := readDumps(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dumps = append(dumps, ds...)
+	}
+	path := filepath.Join(t.TempDir(), "counts.txt")
+	var b strings.Builder
+	writeCounts(&b, dumps)
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	if err := readOnly(&got, []string{path}); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := perDecision(dumps, 100000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	writeTables(&want, rs, 100000)
+	if got.String() != want.String() {
+		t.Fatalf("read back:\n%s\nwant:\n%s", got.String(), want.String())
+	}
+	if !strings.Contains(got.String(), "| sluice | 237.7 |") {
+		t.Errorf("no row for sluice's 237.7 instructions:\n%s", got.String())
+	}
+	if err := readOnly(&got, []string{"main.go"}); err == nil {
+		t.Error("read a file that is no counts file")
 	}
 }
 
@@ -124,7 +166,7 @@ func TestUnderValgrind(t *testing.T) {
 	}
 	ir := map[int]map[string]float64{}
 	for _, n := range []int{2000, 20000} {
-		rs, err := grind(bin, dir, "hot-allow", "sluice|floor", n)
+		rs, _, err := grind(bin, dir, "hot-allow", "sluice|floor", n)
 		if err != nil {
 			t.Fatal(err)
 		}
