@@ -198,14 +198,17 @@ profile: $(BENCH_BIN)
 # grind: what one serial decision costs each implementation in every
 # scenario, counted under valgrind's callgrind rather than timed: the
 # instructions it executes, its data accesses, and its misses in simulated
-# caches of the development VM's sizes (bench/cmd/grind). The same on
-# every run of the same binary, whatever else the machine is doing. Needs
+# caches of the development VM's sizes (bench/cmd/grind). sluice's hot-key
+# counts repeat to 0.1 instruction whatever else the machine is doing;
+# see bench/cmd/grind for those that move. Needs
 # valgrind (apt-get install valgrind) and amd64; about 25 minutes on 2
 # cores, most of it the 1M-key setups.
-GRIND_N ?= 100000
+# GRIND_FLAGS narrows it: -scenarios hot-allow,keys-1k -impls 'sluice|floor'.
+GRIND_N     ?= 100000
+GRIND_FLAGS ?=
 
 grind: $(BENCH_BIN)
-	$(GO) run ./bench/cmd/grind -bin $(BENCH_BIN) -out $(OUT)/grind -n $(GRIND_N) | tee $(OUT)/grind.txt
+	$(GO) run ./bench/cmd/grind -bin $(BENCH_BIN) -out $(OUT)/grind -n $(GRIND_N) $(GRIND_FLAGS) | tee $(OUT)/grind.txt
 
 # bench-engine: the engine's own micro-benchmarks (hot key beside the
 # floor, CAS beside the mutex bucket, heap per key) in the root module, in
