@@ -1,9 +1,10 @@
 // Package grind asks callgrind, valgrind's tool, to count one stretch of a
 // benchmark: the instructions a decision executes and the cache misses it
-// takes in callgrind's simulated caches, figures that, unlike ns/op, are
-// the same on every run of the same binary. Outside valgrind each call is
-// a few register rotations that change nothing (valgrind's client-request
-// preamble) and returns at once.
+// takes in callgrind's simulated caches, figures that, unlike ns/op, do
+// not move with the machine's speed (bench/cmd/grind says how much they
+// moved between runs). Outside valgrind each call is a few register
+// rotations that change nothing (valgrind's client-request preamble) and
+// returns at once.
 package grind
 
 import (
