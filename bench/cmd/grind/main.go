@@ -79,6 +79,15 @@ func main() {
 	if _, err := regexp.Compile(*impls); err != nil {
 		fail(fmt.Errorf("-impls: %v", err))
 	}
+	if strings.Contains(*impls, "/") {
+		fail(errors.New("-impls: no '/': go test splits its -test.bench pattern there"))
+	}
+	scs := strings.Split(*only, ",")
+	for _, sc := range scs {
+		if !slices.Contains(scenarios, sc) {
+			fail(fmt.Errorf("-scenarios: no scenario %q (there are %s)", sc, strings.Join(scenarios, ", ")))
+		}
+	}
 	if runtime.GOARCH != "amd64" {
 		fail(errors.New("the benchmarks' client requests to callgrind are written for amd64 only"))
 	}
@@ -95,10 +104,7 @@ func main() {
 		fail(err)
 	}
 	var all []result
-	for _, sc := range strings.Split(*only, ",") {
-		if !slices.Contains(scenarios, sc) {
-			fail(fmt.Errorf("-scenarios: no scenario %q (there are %s)", sc, strings.Join(scenarios, ", ")))
-		}
+	for _, sc := range scs {
 		rs, dumps, err := grind(*bin, *out, sc, *impls, *n)
 		if err != nil {
 			fail(err)
