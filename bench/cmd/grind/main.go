@@ -7,8 +7,9 @@
 // hot key's came out within 0.2 instruction in two runs, each beside
 // other work (two peers' within 0.4 and 2.5). Where the path depends on
 // where keys fall (each limiter draws its hash seed) they moved by up to
-// 6% between the runs, and a new key's by up to 22%, with when the
-// sweeper and the GC work on other threads. So they
+// 6% between the runs, and a new key's by up to 22% (its count holds
+// table growth, part of which sluice's sweeper does on its own thread,
+// uncounted). So they
 // show what a change did to a decision's work without the machine's
 // noise, though not what that work costs in time: they know nothing of a
 // miss's latency, of cores passing lines, of how many instructions
