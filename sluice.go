@@ -449,7 +449,9 @@ func (l *Limiter) create(st *stripe, key stripes.Key, now time.Duration, useCloc
 // Wait sleeps in real time, re-deciding after each RetryAfter; waiters are
 // not queued, so under contention a waiter may be overtaken. Stats counts
 // each of its decisions (unless WithoutDecisionCounts): a Wait that sleeps
-// once counts a denial, then an admission.
+// once counts a denial, then an admission. Its errors never quote the key,
+// which is often a credential or a user's address, and so stays out of the
+// logs the errors are written to; the caller has it.
 func (l *Limiter) Wait(ctx context.Context, key string, n int) error {
 	if n < 1 {
 		return costError(n)
@@ -478,7 +480,7 @@ func (l *Limiter) Wait(ctx context.Context, key string, n int) error {
 		}
 		if dl, ok := ctx.Deadline(); ok {
 			if left := time.Until(dl); left < d.RetryAfter {
-				return fmt.Errorf("%w: cost %d for %q ready in %v, the deadline in %v", ErrDeadline, n, key, d.RetryAfter, left)
+				return fmt.Errorf("%w: cost %d ready in %v, the deadline in %v", ErrDeadline, n, d.RetryAfter, left)
 			}
 		}
 		if timer == nil {
