@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Prints the README's counts over the raw output kept here.
+
+The README's "Read the table with the spread in mind" and "Two cores on
+1,000 keys" give the machine's two modes and its arithmetic's scaling over
+every full and quick run whose raw output is kept (bench/runs/<commit>.txt
+and bench/runs/*-quick.txt), and two counts of two-core rounds. This
+script computes those figures from the files, so that a reader can check
+them and a new run's can be added without carrying a count forward by
+hand. Run it from the repository's root, in a clone with its history (it
+builds bench/cmd/report, which needs Go, and orders the quick runs by
+their commits' dates):
+
+    python3 bench/runs/counts.py
+
+It prints:
+
+  - handoff-ns, the time to hand a cache line between the two cores, as
+    printed on each BenchmarkLimiters line: how many readings, how many in
+    the fast mode (under 100 ns), the slow mode (100 to 1000 ns) and over
+    a microsecond (a descheduled vCPU), and the 1st and 99th percentile of
+    each mode (linear interpolation between the closest ranks, as numpy's
+    default);
+  - BenchmarkMachine, arithmetic alone on two cores over one, as the
+    report prints it ("arithmetic alone"): the span over all runs, and how
+    many runs read 1.97-2.01x;
+  - two cores on 1M keys, round by round, in the full runs from the
+    thirtieth on (their order is the header of BENCHMARKS.md's table
+    "Every run against the targets"): the rounds at a fast handoff over a
+    serial run of at most 340 ns, and how many read 1.85-2.31x, each
+    ratio rounded to two places as the report prints it;
+  - two cores on 1,000 keys, round by round, in the quick runs from
+    3f1e565's on: the rounds at a fast handoff over a serial run under
+    30 ns, and the highest ratio among them.
+
+The full runs' counted rounds on 1,000 keys (the README's 1.37-1.67x) are
+not here: which serial runs were at the usual speed was judged run by
+run, against the run's other rounds, and each run's section in
+BENCHMARKS.md says which.
+"""
+
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+RUNS = os.path.dirname(os.path.abspath(__file__))
+FAST, STALLED = 100.0, 1000.0
+
+
+def runs():
+    """The full runs' and quick runs' raw files, by name."""
+    full = re.compile(r"^[0-9a-f]{7}\.txt$")
+    return sorted(
+        f
+        for f in glob.glob(os.path.join(RUNS, "*.txt"))
+        if full.match(os.path.basename(f)) or f.endswith("-quick.txt")
+    )
+
+
+def percentile(sorted_values, p):
+    """The p-th percentile, interpolated linearly between closest ranks."""
+    if not sorted_values:
+        return float("nan")
+    x = (len(sorted_values) - 1) * p / 100.0
+    i = int(x)
+    j = min(i + 1, len(sorted_values) - 1)
+    return sorted_values[i] + (sorted_values[j] - sorted_values[i]) * (x - i)
+
+
+def handoffs(files):
+    handoff = re.compile(r"\s([0-9.]+) handoff-ns")
+    values = []
+    for f in files:
+        with open(f) as fh:
+            for line in fh:
+                if not line.startswith("BenchmarkLimiters"):
+                    continue
+                m = handoff.search(line)
+                if m:
+                    values.append(float(m.group(1)))
+    return values
+
+
+def rounds(path, scenario):
+    """sluice's (serial ns, two-core ns, handoff ns) in each round of a
+    scenario: the serial run at GOMAXPROCS 1 where the run has one (the
+    full runs' -cpu 1,2), else at 2 (the quick runs), beside the round's
+    run on two goroutines."""
+    line = re.compile(
+        r"BenchmarkLimiters/scenario=%s/impl=sluice/mode=(serial|serial-2|parallel-2)\s+\d+\s+"
+        r"([0-9.]+) ns/op(?:\s+([0-9.]+) handoff-ns)?" % re.escape(scenario)
+    )
+    got = {"serial": [], "serial-2": [], "parallel-2": []}
+    with open(path) as fh:
+        for text in fh:
+            m = line.match(text)
+            if m:
+                got[m.group(1)].append((float(m.group(2)), m.group(3) and float(m.group(3))))
+    serial = got["serial"] or got["serial-2"]
+    return [(s, p, h) for (s, _), (p, h) in zip(serial, got["parallel-2"])]
+
+
+def full_runs_in_order():
+    """The full runs' commits in run order, from BENCHMARKS.md's table."""
+    with open(os.path.join(RUNS, "..", "BENCHMARKS.md")) as fh:
+        for text in fh:
+            if text.startswith("| target | `"):
+                return re.findall(r"`([0-9a-f]{7})`", text)
+    sys.exit("BENCHMARKS.md has no table of every run against the targets")
+
+
+def commit_time(commit):
+    out = subprocess.run(["git", "log", "-1", "--format=%ct", commit], check=True, capture_output=True, text=True)
+    return int(out.stdout)
+
+
+def machine_ratios(files):
+    """Each file's BenchmarkMachine ratio, as the report prints it."""
+    ratio = re.compile(r"arithmetic alone.*: ([0-9.]+)×")
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "report")
+        subprocess.run(["go", "build", "-o", report, "./bench/cmd/report"], check=True)
+        for f in files:
+            text = subprocess.run([report, f], check=True, capture_output=True, text=True).stdout
+            m = ratio.search(text)
+            if m:
+                out[os.path.basename(f)] = float(m.group(1))
+    return out
+
+
+def main():
+    files = runs()
+    if not files:
+        sys.exit("no raw output found: run this from the repository's root")
+    values = handoffs(files)
+    fast = sorted(v for v in values if v < FAST)
+    slow = sorted(v for v in values if FAST <= v <= STALLED)
+    stalled = [v for v in values if v > STALLED]
+    print(f"raw files: {len(files)}")
+    print(f"handoff-ns readings: {len(values)}")
+    print(
+        f"  fast mode (< {FAST:.0f} ns): {len(fast)}, 1st-99th percentile "
+        f"{percentile(fast, 1):.2f}-{percentile(fast, 99):.2f} ns"
+    )
+    print(
+        f"  slow mode ({FAST:.0f}-{STALLED:.0f} ns): {len(slow)}, 1st-99th percentile "
+        f"{percentile(slow, 1):.2f}-{percentile(slow, 99):.2f} ns"
+    )
+    print(f"  over a microsecond (a descheduled vCPU): {len(stalled)}")
+    ratios = machine_ratios(files)
+    if ratios:
+        inside = sum(1 for r in ratios.values() if 1.97 <= r <= 2.01)
+        print(
+            f"BenchmarkMachine, two cores over one: {min(ratios.values()):.2f}-"
+            f"{max(ratios.values()):.2f}x over {len(ratios)} runs, "
+            f"1.97-2.01x in {inside}"
+        )
+        for name, r in sorted(ratios.items()):
+            if not 1.97 <= r <= 2.01:
+                print(f"  outside 1.97-2.01x: {name} {r:.2f}x")
+
+    full = full_runs_in_order()
+    counted, outside = 0, []
+    for ordinal, commit in enumerate(full, 1):
+        if ordinal < 30:
+            continue
+        for s, p, h in rounds(os.path.join(RUNS, commit + ".txt"), "keys-1M"):
+            if h is not None and h < FAST and s <= 340:
+                counted += 1
+                r = round(s / p, 2)
+                if not 1.85 <= r <= 2.31:
+                    outside.append(f"{commit} {r:.2f}x (serial {s} ns, two cores {p})")
+    print(
+        f"two cores on 1M keys, full runs 30-{len(full)}: {counted} rounds at a fast handoff "
+        f"over a serial run of at most 340 ns, {counted - len(outside)} of them at 1.85-2.31x"
+    )
+    for o in outside:
+        print(f"  outside: {o}")
+
+    quick = sorted(glob.glob(os.path.join(RUNS, "*-quick.txt")), key=lambda f: commit_time(os.path.basename(f).split("-")[0]))
+    since = commit_time("3f1e565")
+    quick = [f for f in quick if commit_time(os.path.basename(f).split("-")[0]) >= since]
+    ratios_1k = [
+        round(s / p, 2)
+        for f in quick
+        for s, p, h in rounds(f, "keys-1k")
+        if h is not None and h < FAST and s < 30
+    ]
+    if ratios_1k:
+        print(
+            f"two cores on 1,000 keys, {len(quick)} quick runs since 3f1e565: {len(ratios_1k)} rounds at a "
+            f"fast handoff over a serial run under 30 ns, the highest {max(ratios_1k):.2f}x, "
+            f"{sum(r >= 1.8 for r in ratios_1k)} at 1.8x or more"
+        )
+
+
+if __name__ == "__main__":
+    main()
