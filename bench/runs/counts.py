@@ -8,7 +8,7 @@ and bench/runs/*-quick.txt), and two counts of two-core rounds. This
 script computes those figures from the files, so that a reader can check
 them and a new run's can be added without carrying a count forward by
 hand. Run it from the repository's root, in a clone with its history (it
-builds bench/cmd/report, which needs Go, and orders the quick runs by
+builds bench/cmd/report, which needs Go, and picks the quick runs by
 their commits' dates):
 
     python3 bench/runs/counts.py
@@ -181,9 +181,12 @@ def main():
     for o in outside:
         print(f"  outside: {o}")
 
-    quick = sorted(glob.glob(os.path.join(RUNS, "*-quick.txt")), key=lambda f: commit_time(os.path.basename(f).split("-")[0]))
     since = commit_time("3f1e565")
-    quick = [f for f in quick if commit_time(os.path.basename(f).split("-")[0]) >= since]
+    quick = [
+        f
+        for f in glob.glob(os.path.join(RUNS, "*-quick.txt"))
+        if commit_time(os.path.basename(f).split("-")[0]) >= since
+    ]
     ratios_1k = [
         round(s / p, 2)
         for f in quick
