@@ -40,7 +40,9 @@ It prints:
     the usual speed, and to nothing else;
   - two cores on 1,000 keys, round by round, in the quick runs from
     3f1e565's on: the rounds at a fast handoff over a serial run under
-    30 ns, and the highest ratio among them.
+    30 ns, the highest ratio among them and their median (a looser limit
+    than the full runs', kept from before the rule: it lets in more of
+    the rounds that a slow serial run lifts, not fewer).
 
 Until 2026-11-27 the README gave the full runs' 1,000-key rounds as
 judged run by run (1.37-1.67x over twenty-three runs), each serial run
@@ -262,6 +264,7 @@ def main():
         print(
             f"two cores on 1,000 keys, {len(quick)} quick runs since 3f1e565: {len(ratios_1k)} rounds at a "
             f"fast handoff over a serial run under 30 ns, the highest {max(ratios_1k):.2f}x, "
+            f"median {quartiles(sorted(ratios_1k))[1]:.2f}x, "
             f"{sum(r >= 1.8 for r in ratios_1k)} at 1.8x or more"
         )
 
