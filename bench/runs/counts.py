@@ -32,12 +32,14 @@ It prints:
   - two cores on 1,000 keys, round by round, in the full runs from the
     twenty-sixth on (bdd361b's engine: Allow's decision path has not
     changed since): the rounds at a fast handoff over a serial run of at
-    most 26 ns, 2% above the median of every serial run of these runs
-    (the script prints that median), their span, median and quartiles; then the same with the serial limit at
-    25, 27, 28 and 30 ns, to show how much the limit moves them. A slow
-    serial run is the ratio's denominator: it raises the ratio without
-    the two cores being any faster, so the rule holds the serial run to
-    the usual speed, and to nothing else;
+    most 26 ns, their span, median and quartiles. 26 ns was 2% above the
+    median of these runs' serial runs when the rule was set (25.52 ns,
+    the twenty-sixth to fifty-fifth; the script prints the median now).
+    Then the same with the serial limit at 25, 27, 28 and 30 ns, to show
+    how much the limit moves them. A slow serial run is the ratio's
+    denominator: it raises the ratio without the two cores being any
+    faster, so the rule holds the serial run to the usual speed; a slow
+    two-core run stays in;
   - two cores on 1,000 keys, round by round, in the quick runs from
     3f1e565's on: the rounds at a fast handoff over a serial run under
     30 ns, the highest ratio among them and their median (a looser limit
@@ -145,8 +147,9 @@ def machine_ratios(files):
 
 
 def quartiles(sorted_values):
-    """The median and the quartiles, each the median of its half, as
-    Python's statistics.median takes it."""
+    """The lower quartile, the median and the upper quartile of sorted
+    values: each quartile the median of the values below the median, or
+    above it (the median itself left out of both when the count is odd)."""
     def median(v):
         n = len(v)
         return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
