@@ -160,25 +160,24 @@ def quartiles(sorted_values):
 def print_1k_full(full, first, limit=26.0, others=(25.0, 27.0, 28.0, 30.0)):
     """Two cores on 1,000 keys in the full runs from the first-th on: the
     rounds at a fast handoff over a serial run of at most limit ns."""
+    every = [
+        (ordinal, s, p, h)
+        for ordinal, commit in enumerate(full, 1)
+        if ordinal >= first
+        for s, p, h in rounds(os.path.join(RUNS, commit + ".txt"), "keys-1k")
+    ]
+
     def counted(most):
-        out = []
-        for ordinal, commit in enumerate(full, 1):
-            if ordinal < first:
-                continue
-            for s, p, h in rounds(os.path.join(RUNS, commit + ".txt"), "keys-1k"):
-                if h is not None and h < FAST and s <= most:
-                    out.append((round(s / p, 2), ordinal))
-        return out
+        return [
+            (round(s / p, 2), ordinal)
+            for ordinal, s, p, h in every
+            if h is not None and h < FAST and s <= most
+        ]
 
     got = counted(limit)
     if not got:
         return
-    serial = sorted(
-        s
-        for ordinal, commit in enumerate(full, 1)
-        if ordinal >= first
-        for s, _, _ in rounds(os.path.join(RUNS, commit + ".txt"), "keys-1k")
-    )
+    serial = sorted(s for _, s, _, _ in every)
     print(
         f"two cores on 1,000 keys, full runs {first}-{len(full)}: {len(serial)} serial runs, "
         f"median {quartiles(serial)[1]:.2f} ns"
@@ -193,10 +192,11 @@ def print_1k_full(full, first, limit=26.0, others=(25.0, 27.0, 28.0, 30.0)):
     )
     for most in others:
         rs = sorted(r for r, _ in counted(most))
-        print(
-            f"  serial at most {most:.0f} ns: {len(rs)} rounds, {rs[0]:.2f}-{rs[-1]:.2f}x, "
-            f"median {quartiles(rs)[1]:.2f}x, {sum(r >= 1.8 for r in rs)} at 1.8x or more"
-        )
+        if rs:
+            print(
+                f"  serial at most {most:.0f} ns: {len(rs)} rounds, {rs[0]:.2f}-{rs[-1]:.2f}x, "
+                f"median {quartiles(rs)[1]:.2f}x, {sum(r >= 1.8 for r in rs)} at 1.8x or more"
+            )
 
 
 def main():
@@ -248,8 +248,7 @@ def main():
     for o in outside:
         print(f"  outside: {o}")
 
-    first = 26
-    print_1k_full(full, first)
+    print_1k_full(full, first=26)
 
     since = commit_time("3f1e565")
     quick = [
