@@ -17,13 +17,24 @@ STRESSTIME ?= 10m
 # database (GOSUMDB, on unless a machine turns it off), as for any module.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test vet lint cross unit race stress-short mutants stress fuzz cover bench bench-full scaling benchstat profile grind bench-engine clean FORCE
+.PHONY: test vet lint cross unit race stress-short mutants counts stress fuzz cover bench bench-full scaling benchstat profile grind bench-engine clean FORCE
 
 # test: vet (also as 386, arm64 and 32-bit arm builds), gofmt and go mod tidy,
 # staticcheck, the engine's suite (allocation counts need a non-race run),
 # the engine's suite under the race detector, the stress harness in its
-# short mode under the race detector, and the mutation checks.
-test: vet lint unit race stress-short mutants
+# short mode under the race detector, the mutation checks, and the
+# documents' counts over the kept benchmark output.
+test: vet lint unit race stress-short mutants counts
+
+# counts: README.md and bench/BENCHMARKS.md quote counts over the raw
+# output in bench/runs (rounds, runs, medians, quartiles); check that each
+# is what bench/runs/counts.py computes from the files now. It needs
+# python3: where there is none it is skipped, except in CI, which
+# installs it.
+counts:
+	@if command -v python3 >/dev/null 2>&1; then GO=$(GO) python3 bench/runs/counts.py --check; \
+	elif [ -n "$$CI" ]; then echo "counts: python3 not found"; exit 1; \
+	else echo "counts: skipped, python3 not found (apt-get install python3)"; fi
 
 vet:
 	$(GO) vet ./... ./stress/... ./bench/...

@@ -46,6 +46,15 @@ It prints:
     than the full runs', kept from before the rule: it lets in more of
     the rounds that a slow serial run lifts, not fewer).
 
+With --check it prints none of that: it computes the same figures (all
+but the quick runs', which need the repository's history) and exits 1,
+naming each one, unless README.md and bench/BENCHMARKS.md write every
+figure they quote from it as it computes it now (a run of white space
+matches any other). make test runs it, so that a full run added to the
+table and to bench/runs cannot leave the documents' counts behind:
+
+    python3 bench/runs/counts.py --check
+
 Until 2026-11-27 the README gave the full runs' 1,000-key rounds as
 judged run by run (1.37-1.67x over twenty-three runs), each serial run
 held to the usual speed against the run's other rounds; that judgement
@@ -53,7 +62,9 @@ was not the same from run to run (25.61 ns was held out in one run,
 25.84 kept in another), so the rule above replaced it.
 """
 
+import contextlib
 import glob
+import io
 import os
 import re
 import subprocess
@@ -108,6 +119,8 @@ def rounds(path, scenario):
         r"([0-9.]+) ns/op(?:\s+([0-9.]+) handoff-ns)?" % re.escape(scenario)
     )
     got = {"serial": [], "serial-2": [], "parallel-2": []}
+    if not os.path.exists(path):
+        sys.exit(f"no raw output {os.path.relpath(path)} for a run that BENCHMARKS.md's table names")
     with open(path) as fh:
         for text in fh:
             m = line.match(text)
@@ -137,7 +150,7 @@ def machine_ratios(files):
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report")
-        subprocess.run(["go", "build", "-o", report, "./bench/cmd/report"], check=True)
+        subprocess.run([os.environ.get("GO", "go"), "build", "-o", report, "./bench/cmd/report"], check=True)
         for f in files:
             text = subprocess.run([report, f], check=True, capture_output=True, text=True).stdout
             m = ratio.search(text)
@@ -176,7 +189,7 @@ def print_1k_full(full, first, limit=26.0, others=(25.0, 27.0, 28.0, 30.0)):
 
     got = counted(limit)
     if not got:
-        return
+        return None
     serial = sorted(s for _, s, _, _ in every)
     print(
         f"two cores on 1,000 keys, full runs {first}-{len(full)}: {len(serial)} serial runs, "
@@ -190,16 +203,39 @@ def print_1k_full(full, first, limit=26.0, others=(25.0, 27.0, 28.0, 30.0)):
         f"{ratios[0]:.2f}-{ratios[-1]:.2f}x, median {med:.2f}x (quartiles {q1:.2f}-{q3:.2f}x), "
         f"{sum(r >= 1.8 for r in ratios)} at 1.8x or more"
     )
+    at = {}
     for most in others:
         rs = sorted(r for r, _ in counted(most))
+        at[most] = rs
         if rs:
             print(
                 f"  serial at most {most:.0f} ns: {len(rs)} rounds, {rs[0]:.2f}-{rs[-1]:.2f}x, "
                 f"median {quartiles(rs)[1]:.2f}x, {sum(r >= 1.8 for r in rs)} at 1.8x or more"
             )
+    return {
+        "serial": len(serial),
+        "serial_median": quartiles(serial)[1],
+        "rounds": ratios,
+        "runs": len({o for _, o in got}),
+        "quartiles": (q1, med, q3),
+        "at": at,
+    }
 
 
-def main():
+def words(n):
+    """n in words, as the documents write a count of runs (1 to 99)."""
+    ones = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+    tens = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+    if 1 <= n < 20:
+        return ones[n - 1]
+    if 20 <= n < 100:
+        t, o = divmod(n, 10)
+        return tens[t - 2] + ("-" + ones[o - 1] if o else "")
+    return str(n)
+
+
+def figures():
+    """Computes and prints every count; returns those the documents quote."""
     files = runs()
     if not files:
         sys.exit("no raw output found: run this from the repository's root")
@@ -219,6 +255,7 @@ def main():
     )
     print(f"  over a microsecond (a descheduled vCPU): {len(stalled)}")
     ratios = machine_ratios(files)
+    inside = 0
     if ratios:
         inside = sum(1 for r in ratios.values() if 1.97 <= r <= 2.01)
         print(
@@ -248,8 +285,22 @@ def main():
     for o in outside:
         print(f"  outside: {o}")
 
-    print_1k_full(full, first=26)
+    k = print_1k_full(full, first=26)
+    return {
+        "readings": len(values),
+        "stalled": len(stalled),
+        "machine": ratios,
+        "machine_inside": inside,
+        "full": len(full),
+        "rounds_1m": counted,
+        "inside_1m": counted - len(outside),
+        "k": k,
+    }
 
+
+def print_quick():
+    """The quick runs' 1,000-key rounds (their commits' dates pick them,
+    so this needs the repository's history)."""
     since = commit_time("3f1e565")
     quick = [
         f
@@ -269,6 +320,71 @@ def main():
             f"median {quartiles(sorted(ratios_1k))[1]:.2f}x, "
             f"{sum(r >= 1.8 for r in ratios_1k)} at 1.8x or more"
         )
+
+
+def quoted(f):
+    """The phrases README.md and BENCHMARKS.md write with these figures,
+    each as the document words it."""
+    k = f["k"]
+    rs = k["rounds"]
+    q1, med, q3 = k["quartiles"]
+    at = k["at"]
+    m = f["machine"].values()
+    span = lambda v: f"{v[0]:.2f}–{v[-1]:.2f}×"
+    readme = [
+        f"{med:.2f}× on the median of {len(rs)} rounds in {words(k['runs'])} full runs",
+        f"{f['stalled']} readings of {f['readings']:,};",
+        f"over the {words(f['full'])} full runs recorded",
+        f"| the {words(f['full'])} full runs | met |",
+        f"those runs' {k['serial']} serial runs ({k['serial_median']:.2f} ns)",
+        f"Those are {len(rs)} rounds in {words(k['runs'])} runs, and they read **{med:.2f}×** on the median "
+        f"(quartiles {q1:.2f}–{q3:.2f}×, all {span(rs)})",
+        f"{span(at[25.0])} at 25 ns ({len(at[25.0])} rounds), {span(at[27.0])} at 27 or 28 ns "
+        f"({len(at[27.0])} and {len(at[28.0])})",
+        f"{f['inside_1m']} of those runs' {f['rounds_1m']} read 1.85–2.31×",
+        f"scales 1.97–2.01× on this VM in {f['machine_inside']} of the {len(m)} full and quick runs whose raw "
+        f"output is kept, {min(m):.2f}–{max(m):.2f}× in all",
+    ]
+    benchmarks = [
+        f"The targets of the benchmark issue over the {words(f['full'])} full runs",
+        f"the median of their {k['serial']} serial runs ({k['serial_median']:.2f} ns): {len(rs)} rounds in "
+        f"{words(k['runs'])} runs, **{med:.2f}×** on the median, quartiles {q1:.2f}–{q3:.2f}×, all {span(rs)}",
+        f"at 30 ns {span(at[30.0])} ({len(at[30.0])})",
+    ]
+    return {"README.md": readme, os.path.join("bench", "BENCHMARKS.md"): benchmarks}
+
+
+def check():
+    """Exits 1 unless every phrase quoted() gives is in its document, each
+    compared with runs of white space made one space."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        f = figures()
+    root = os.path.join(RUNS, "..", "..")
+    missing, n = [], 0
+    for doc, phrases in quoted(f).items():
+        with open(os.path.join(root, doc)) as fh:
+            text = " ".join(fh.read().split())
+        for p in phrases:
+            n += 1
+            if " ".join(p.split()) not in text:
+                missing.append(f"{doc}: {p}")
+    if missing:
+        print("counts.py --check: these figures, computed from bench/runs, are not in the documents:")
+        for m in missing:
+            print("  " + m)
+        print("run python3 bench/runs/counts.py and bring the documents up to date")
+        sys.exit(1)
+    print(f"counts.py --check: {n} phrases in README.md and bench/BENCHMARKS.md agree with bench/runs")
+
+
+def main():
+    if sys.argv[1:] == ["--check"]:
+        check()
+        return
+    if sys.argv[1:]:
+        sys.exit("usage: python3 bench/runs/counts.py [--check]")
+    figures()
+    print_quick()
 
 
 if __name__ == "__main__":
