@@ -47,11 +47,12 @@ It prints:
     the rounds that a slow serial run lifts, not fewer).
 
 With --check it prints none of that: it computes the same figures (all
-but the quick runs', which need the repository's history) and exits 1,
-naming each one, unless README.md and bench/BENCHMARKS.md write every
-figure they quote from it as it computes it now (a run of white space
-matches any other). make test runs it, so that a full run added to the
-table and to bench/runs cannot leave the documents' counts behind:
+but the quick runs', which need the repository's history; the handoff
+percentiles to the whole ns) and exits 1, naming each one, unless
+README.md and bench/BENCHMARKS.md write every figure they quote from it
+as it computes it now (a run of white space matches any other). make
+test runs it, so that a full run added to the table and to bench/runs
+cannot leave the documents' counts behind:
 
     python3 bench/runs/counts.py --check
 
@@ -289,6 +290,8 @@ def figures():
     return {
         "readings": len(values),
         "stalled": len(stalled),
+        "fast": (percentile(fast, 1), percentile(fast, 99)),
+        "slow": (percentile(slow, 1), percentile(slow, 99)),
         "machine": ratios,
         "machine_inside": inside,
         "full": len(full),
@@ -331,7 +334,9 @@ def quoted(f):
     at = k["at"]
     m = f["machine"].values()
     span = lambda v: f"{v[0]:.2f}–{v[-1]:.2f}×"
+    ns = lambda lo_hi: f"{lo_hi[0]:.0f}–{lo_hi[1]:.0f} ns"
     readme = [
+        f"a line crosses between them in {ns(f['fast'])}, and a slow one, where it takes {ns(f['slow'])}",
         f"{med:.2f}× on the median of {len(rs)} rounds in {words(k['runs'])} full runs",
         f"{f['stalled']} readings of {f['readings']:,};",
         f"over the {words(f['full'])} full runs recorded",
