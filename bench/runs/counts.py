@@ -361,9 +361,12 @@ def quoted(f):
 
 def check():
     """Exits 1 unless every phrase quoted() gives is in its document, each
-    compared with runs of white space made one space."""
+    compared with runs of white space made one space, and not as the tail
+    of a longer number or word."""
     with contextlib.redirect_stdout(io.StringIO()):
         f = figures()
+    if f["k"] is None or not f["machine"]:
+        sys.exit("counts.py --check: no 1,000-key round or BenchmarkMachine ratio was counted: nothing to check")
     root = os.path.join(RUNS, "..", "..")
     missing, n = [], 0
     for doc, phrases in quoted(f).items():
@@ -371,7 +374,8 @@ def check():
             text = " ".join(fh.read().split())
         for p in phrases:
             n += 1
-            if " ".join(p.split()) not in text:
+            # Not inside a longer number or word: 37 must not match 137.
+            if not re.search(r"(?<![\w.,])" + re.escape(" ".join(p.split())), text):
                 missing.append(f"{doc}: {p}")
     if missing:
         print("counts.py --check: these figures, computed from bench/runs, are not in the documents:")
