@@ -27,8 +27,10 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 test: vet lint unit race stress-short mutants counts
 
 # counts: README.md and bench/BENCHMARKS.md quote counts over the raw
-# output in bench/runs (rounds, runs, medians, quartiles); check that each
-# is what bench/runs/counts.py computes from the files now. It needs
+# output in bench/runs (rounds, runs, medians, quartiles) and over the
+# table of every full run; check that each is what bench/runs/counts.py
+# computes from the files now, and that the table's figures from the
+# twenty-fifth run on are what the report prints on each raw file. It needs
 # python3: where there is none it is skipped, except in CI, which
 # installs it.
 counts:

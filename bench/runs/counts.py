@@ -40,6 +40,14 @@ It prints:
     denominator: it raises the ratio without the two cores being any
     faster, so the rule holds the serial run to the usual speed; a slow
     two-core run stays in;
+  - every full run against the targets, from BENCHMARKS.md's table "Every
+    run against the targets": each target's span over the runs and how
+    many met it, the floor's spans over the runs since 31bd5c7 (the
+    twenty-third on), what the README's "Against the targets" gives; and
+    each run's column, from the twenty-fifth on (the first read round by
+    round, as the report reads every run now), held to what the report
+    prints on that run's raw file, so that a figure mistyped into the
+    table shows;
   - two cores on 1,000 keys, round by round, in the quick runs from
     3f1e565's on: the rounds at a fast handoff over a serial run under
     30 ns, the highest ratio among them and their median (a looser limit
@@ -50,9 +58,10 @@ With --check it prints none of that: it computes the same figures (all
 but the quick runs', which need the repository's history; the handoff
 percentiles to the whole ns) and exits 1, naming each one, unless
 README.md and bench/BENCHMARKS.md write every figure they quote from it
-as it computes it now (a run of white space matches any other). make
-test runs it, so that a full run added to the table and to bench/runs
-cannot leave the documents' counts behind:
+as it computes it now (a run of white space matches any other), and
+unless every column of the table from the twenty-fifth run on agrees with
+the report. make test runs it, so that a full run added to the table and
+to bench/runs cannot leave the documents' counts behind:
 
     python3 bench/runs/counts.py --check
 
@@ -145,18 +154,25 @@ def commit_time(commit):
     return int(out.stdout)
 
 
-def machine_ratios(files):
-    """Each file's BenchmarkMachine ratio, as the report prints it."""
-    ratio = re.compile(r"arithmetic alone.*: ([0-9.]+)×")
+def reports(files):
+    """The report (bench/cmd/report, built once) as it prints each file."""
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report")
         subprocess.run([os.environ.get("GO", "go"), "build", "-o", report, "./bench/cmd/report"], check=True)
         for f in files:
-            text = subprocess.run([report, f], check=True, capture_output=True, text=True).stdout
-            m = ratio.search(text)
-            if m:
-                out[os.path.basename(f)] = float(m.group(1))
+            out[os.path.basename(f)] = subprocess.run([report, f], check=True, capture_output=True, text=True).stdout
+    return out
+
+
+def machine_ratios(texts):
+    """Each file's BenchmarkMachine ratio, as the report prints it."""
+    ratio = re.compile(r"arithmetic alone.*: ([0-9.]+)×")
+    out = {}
+    for name, text in texts.items():
+        m = ratio.search(text)
+        if m:
+            out[name] = float(m.group(1))
     return out
 
 
@@ -225,6 +241,172 @@ def print_1k_full(full, first, limit=26.0, others=(25.0, 27.0, 28.0, 30.0)):
     }
 
 
+# The first full run on the lookup's first step as a leaf (31bd5c7), from
+# which the README gives the floor's spans.
+FIRST_LEAF = 23
+
+
+def table_rows():
+    """BENCHMARKS.md's table "Every run against the targets": each row's
+    label and its cells, one a full run, in run order."""
+    with open(os.path.join(RUNS, "..", "BENCHMARKS.md")) as fh:
+        lines = fh.read().split("\n")
+    start = next(i for i, text in enumerate(lines) if text.startswith("| target | `"))
+    rows = {}
+    for text in lines[start + 2 :]:
+        if not text.startswith("|"):
+            break
+        cells = [c.strip() for c in text.split("|")[1:-1]]
+        rows[cells[0]] = cells[1:]
+    return rows
+
+
+def first_number(cell):
+    """The cell's first figure, bold or not; None for a run without one (–)."""
+    m = re.match(r"\**([0-9]+\.[0-9]+)", cell)
+    return float(m.group(1)) if m else None
+
+
+def targets(full):
+    """Every full run against the targets, from BENCHMARKS.md's table: the
+    spans and counts of runs met that the README's "Against the targets"
+    gives. A target is met at the figure the table writes (two places, as
+    the report prints it); the floor on the coarse clock is met where the
+    table writes it bold, as it writes each run's verdict."""
+    rows = table_rows()
+
+    def row(prefix):
+        cells = [v for k, v in rows.items() if k.startswith(prefix)]
+        if len(cells) != 1 or len(cells[0]) != len(full):
+            sys.exit(f"BENCHMARKS.md's table has no one row '{prefix}...' with a cell for each of {len(full)} runs")
+        return cells[0]
+
+    def pair(cell):
+        m = re.match(r"\**([0-9.]+)\** / \**([0-9.]+)", cell)
+        if not m:
+            sys.exit(f"BENCHMARKS.md's table: no 'a / b' in {cell!r}")
+        return float(m.group(1)), float(m.group(2))
+
+    hot = [first_number(c) for c in row("hot key, default clock")]
+    coarse = [first_number(c) for c in row("hot key, coarse clock")]
+    uniform = [pair(c) for c in row("1M uniform keys")]
+    heap = sorted({first_number(c) for c in row("heap per key")})
+    two = [pair(c) for c in row("two cores")]
+    floor = row("issue 2")
+    since = floor[FIRST_LEAF - 1 :]
+    default = [first_number(c) for c in since]
+    mono = [
+        (ordinal, float(m.group(1)))
+        for ordinal, c in enumerate(floor, 1)
+        for m in [re.search(r" / \**([0-9]+\.[0-9]+)", c)]
+        if m
+    ]
+    coarse_floor = [re.search(r"coarse (\*\*)?([0-9]+\.[0-9]+)", c) for c in since]
+    if None in hot + coarse + default or None in coarse_floor:
+        sys.exit("BENCHMARKS.md's table: a run without a figure where every run has one")
+    streak = len(coarse) - max((i + 1 for i, v in enumerate(coarse) if v < 3.5), default=0)
+    t = {
+        "hot": (min(hot), max(hot), sum(v >= 2 for v in hot)),
+        "coarse": (min(coarse), max(coarse), sum(v >= 3.5 for v in coarse), streak),
+        "serial": (min(s for s, _ in uniform), max(s for s, _ in uniform), sum(s >= 1.5 for s, _ in uniform)),
+        "parallel": (min(p for _, p in uniform), max(p for _, p in uniform), sum(p >= 1.5 for _, p in uniform)),
+        "heap": heap,
+        "1m": (min(b for _, b in two), max(b for _, b in two), sum(b >= 1.8 for _, b in two)),
+        "1k": (min(a for a, _ in two), max(a for a, _ in two), sum(a >= 1.8 for a, _ in two)),
+        "mono": (min(v for o, v in mono if o >= 5), max(v for o, v in mono if o >= 5)),
+        "mono40": (min(v for o, v in mono if o >= 40), max(v for o, v in mono if o >= 40)),
+        "default": (min(default), max(default), len(since)),
+        "coarse_floor": (
+            min(float(m.group(2)) for m in coarse_floor),
+            max(float(m.group(2)) for m in coarse_floor),
+            sum(1 for m in coarse_floor if m.group(1)),
+        ),
+    }
+    n = len(full)
+    print(f"every full run against the targets ({n}, BENCHMARKS.md's table):")
+    print(f"  hot key, default clock: {t['hot'][0]:.2f}-{t['hot'][1]:.2f}x, met in {t['hot'][2]}")
+    print(
+        f"  hot key, coarse clock: {t['coarse'][0]:.2f}-{t['coarse'][1]:.2f}x, met in {t['coarse'][2]}, "
+        f"the last {t['coarse'][3]} in a row"
+    )
+    print(
+        f"  1M uniform: serial {t['serial'][0]:.2f}-{t['serial'][1]:.2f}x, met in {t['serial'][2]}; "
+        f"parallel {t['parallel'][0]:.2f}-{t['parallel'][1]:.2f}x, met in {t['parallel'][2]}"
+    )
+    print(f"  heap per key: {', '.join(f'{v} B' for v in heap)}")
+    print(f"  two cores, 1M keys: {t['1m'][0]:.2f}-{t['1m'][1]:.2f}x, met in {t['1m'][2]}")
+    print(f"  two cores, 1,000 keys: {t['1k'][0]:.2f}-{t['1k'][1]:.2f}x, met in {t['1k'][2]}")
+    print(
+        f"  floor, monotonic clock: {t['mono'][0]:.2f}-{t['mono'][1]:.2f}x from the fifth, "
+        f"{t['mono40'][0]:.2f}-{t['mono40'][1]:.2f}x from the fortieth"
+    )
+    print(
+        f"  floor since 31bd5c7 ({t['default'][2]} runs): default clock {t['default'][0]:.2f}-"
+        f"{t['default'][1]:.2f}x; coarse clock {t['coarse_floor'][0]:.2f}-{t['coarse_floor'][1]:.2f}x, "
+        f"met in {t['coarse_floor'][2]}"
+    )
+    return t
+
+
+# The first full run whose two-core targets were read round by round, as
+# the report reads them now; the runs before it were read on the ratio of
+# the medians, so the report's figures on their raw files differ from the
+# table's.
+FIRST_BY_ROUND = 25
+
+
+def table_against_reports(full, texts):
+    """Each full run's column of BENCHMARKS.md's table, from the
+    FIRST_BY_ROUND-th on, against the report's targets on its raw file:
+    the lines where the two disagree. The table may write a figure to more
+    places than the report prints, or fewer."""
+    rows = table_rows()
+    target = re.compile(r"^\s+(?:met|not met)\s+(.*?)\s{2,}([0-9]+\.[0-9]+)\s+\(", re.M)
+    figure = re.compile(r"[0-9]+\.[0-9]+")
+
+    def cell(prefix, i):
+        return next(v[i] for k, v in rows.items() if k.startswith(prefix)).replace("*", "")
+
+    def agree(written, printed):
+        places = lambda x: len(x.split(".")[1])
+        w, p = float(written), float(printed)
+        return round(w, places(printed)) == p or round(p, places(written)) == w
+
+    bad = []
+    for i, commit in enumerate(full):
+        if i + 1 < FIRST_BY_ROUND:
+            continue
+        printed = dict(target.findall(texts.get(commit + ".txt", "")))
+
+        def report(words):
+            got = [v for k, v in printed.items() if words in k]
+            return got[0] if len(got) == 1 else None
+
+        floor = cell("issue 2", i)
+        mono = re.search(r" / ([0-9]+\.[0-9]+)", floor)
+        coarse = re.search(r"coarse ([0-9]+\.[0-9]+)", floor)
+        pairs = [
+            ("hot key, default clock", figure.findall(cell("hot key, default clock", i))[:1], "default clock: ≥ 2×"),
+            ("hot key, coarse clock", figure.findall(cell("hot key, coarse clock", i))[:1], "coarse clock: ≥ 3.5×"),
+            ("1M uniform, serial", figure.findall(cell("1M uniform keys", i))[:1], "1.5× the fastest per-key peer, serial"),
+            ("1M uniform, parallel", figure.findall(cell("1M uniform keys", i))[1:2], "1.5× the fastest per-key peer, parallel-2"),
+            ("heap per key", figure.findall(cell("heap per key", i))[:1], "heap per key at 1M keys: ≤ 48 B"),
+            ("two cores, 1,000 keys", figure.findall(cell("two cores", i))[:1], "(keys-1k)"),
+            ("two cores, 1M keys", figure.findall(cell("two cores", i))[1:2], "(keys-1M)"),
+            ("floor, default clock", figure.findall(floor)[:1], "floor, default clock"),
+            ("floor, monotonic clock", [mono.group(1)] if mono else [], "monotonic clock"),
+            ("floor, coarse clock", [coarse.group(1)] if coarse else [], "floor, coarse clock"),
+        ]
+        for name, written, words in pairs:
+            got = report(words)
+            if not written or got is None or not agree(written[0], got):
+                bad.append(
+                    f"run {i + 1} (`{commit}`), {name}: the table writes {written[0] if written else 'nothing'}, "
+                    f"the report prints {got if got is not None else 'nothing'}"
+                )
+    return bad
+
+
 def words(n):
     """n in words, as the documents write a count of runs (1 to 99)."""
     ones = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
@@ -235,6 +417,20 @@ def words(n):
         t, o = divmod(n, 10)
         return tens[t - 2] + ("-" + ones[o - 1] if o else "")
     return str(n)
+
+
+def ordinal(n):
+    """The n-th in words, as the documents write a run (1 to 99)."""
+    w = words(n)
+    head, _, last = w.rpartition("-")
+    special = {"one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth", "nine": "ninth", "twelve": "twelfth"}
+    if last in special:
+        last = special[last]
+    elif last.endswith("y"):
+        last = last[:-1] + "ieth"
+    else:
+        last += "th"
+    return head + "-" + last if head else last
 
 
 def figures():
@@ -257,7 +453,8 @@ def figures():
         f"{percentile(slow, 1):.2f}-{percentile(slow, 99):.2f} ns"
     )
     print(f"  over a microsecond (a descheduled vCPU): {len(stalled)}")
-    ratios = machine_ratios(files)
+    texts = reports(files)
+    ratios = machine_ratios(texts)
     inside = 0
     if ratios:
         inside = sum(1 for r in ratios.values() if 1.97 <= r <= 2.01)
@@ -289,6 +486,14 @@ def figures():
         print(f"  outside: {o}")
 
     k = print_1k_full(full, first=26)
+    t = targets(full)
+    disagree = table_against_reports(full, texts)
+    print(
+        f"  runs {FIRST_BY_ROUND}-{len(full)} against the report on their raw files: "
+        f"{(len(full) - FIRST_BY_ROUND + 1) * 10 - len(disagree)} figures agree, {len(disagree)} do not"
+    )
+    for d in disagree:
+        print(f"    {d}")
     return {
         "readings": len(values),
         "stalled": len(stalled),
@@ -300,6 +505,8 @@ def figures():
         "rounds_1m": counted,
         "inside_1m": counted - len(outside),
         "k": k,
+        "targets": t,
+        "disagree": disagree,
     }
 
 
@@ -357,8 +564,30 @@ def quoted(f):
         f"scales 1.97–2.01× on this VM in {f['machine_inside']} of the {len(m)} full and quick runs whose raw "
         f"output is kept, {min(m):.2f}–{max(m):.2f}× in all",
     ]
+    # The README's table "Against the targets", from BENCHMARKS.md's table.
+    t = f["targets"]
+    n = f["full"]
+    two = lambda v: f"{v[0]:.2f}–{v[1]:.2f}×"
+    met = lambda count: "met in all" if count == n else f"met in {count}"
+    coarse_met = f"met in the last {t['coarse'][3]}" if t["coarse"][2] == t["coarse"][3] else met(t["coarse"][2])
+    readme += [
+        f"| {two(t['hot'])}, {met(t['hot'][2])} |",
+        f"| {two(t['coarse'])}, {coarse_met} |",
+        f"| {two(t['serial'])} / {two(t['parallel'])}, "
+        + ("met in all" if t["serial"][2] == t["parallel"][2] == n else f"met in {t['serial'][2]} / {t['parallel'][2]}")
+        + " |",
+        "| " + " or ".join(f"{v} B" for v in t["heap"]) + " in all |",
+        f"| {two(t['1m'])}, {met(t['1m'][2])} |",
+        f"| {two(t['1k'])}, {met(t['1k'][2])} |",
+        f"| {two(t['mono'])}, from the fifth |",
+        f"({two(t['mono'])} over the runs, {two(t['mono40'])} in the fortieth to {ordinal(n)})",
+        f"| {two(t['default'])} since `31bd5c7` |",
+        f"{two(t['default'])} over the {words(t['default'][2])} full runs since `31bd5c7`",
+        f"| {two(t['coarse_floor'])} since `31bd5c7`, met in {t['coarse_floor'][2]} of {t['default'][2]} |",
+    ]
     benchmarks = [
         f"The targets of the benchmark issue over the {words(f['full'])} full runs",
+        f"passes 2× on the medians of {words(t['hot'][2])} runs of {words(n)}",
         f"the median of their {k['serial']} serial runs ({k['serial_median']:.2f} ns): {len(rs)} rounds in "
         f"{words(k['runs'])} runs, **{med:.2f}×** on the median, quartiles {q1:.2f}–{q3:.2f}×, all {span(rs)}",
         f"at 30 ns {span(at[30.0])} ({len(at[30.0])})",
@@ -384,6 +613,8 @@ def check():
             # Not inside a longer number or word: 37 must not match 137.
             if not re.search(r"(?<![\w.,])" + re.escape(" ".join(p.split())), text):
                 missing.append(f"{doc}: {p}")
+    for d in f["disagree"]:
+        missing.append(f"bench/BENCHMARKS.md's table, {d}")
     if missing:
         print("counts.py --check: these figures, computed from bench/runs, are not in the documents:")
         for m in missing:
