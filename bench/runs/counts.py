@@ -47,7 +47,10 @@ It prints:
     each run's column, from the twenty-fifth on (the first read round by
     round, as the report reads every run now), held to what the report
     prints on that run's raw file, so that a figure mistyped into the
-    table shows;
+    table shows; and so is each run's own section in the history ("A ...
+    full run, at `commit`", all but the twenty-sixth's, which keeps an
+    older form): the ns that its hot-key and 1M ratios divide, and every
+    round's figure of the targets it gives round by round;
   - two cores on 1,000 keys, round by round, in the quick runs from
     3f1e565's on: the rounds at a fast handoff over a serial run under
     30 ns, the highest ratio among them and their median (a looser limit
@@ -59,8 +62,8 @@ but the quick runs', which need the repository's history; the handoff
 percentiles to the whole ns) and exits 1, naming each one, unless
 README.md and bench/BENCHMARKS.md write every figure they quote from it
 as it computes it now (a run of white space matches any other), and
-unless every column of the table from the twenty-fifth run on agrees with
-the report. make test runs it, so that a full run added to the table and
+unless every column of the table from the twenty-fifth run on, and each
+such run's section, agrees with the report. make test runs it, so that a full run added to the table and
 to bench/runs cannot leave the documents' counts behind:
 
     python3 bench/runs/counts.py --check
@@ -355,13 +358,25 @@ def targets(full):
 FIRST_BY_ROUND = 25
 
 
+def report_targets(text):
+    """The report's target lines: each target's words, the figure printed
+    for it and what follows in brackets (the ns it divides, by round)."""
+    line = re.compile(r"^\s+(?:met|not met)\s+(.*?)\s{2,}([0-9]+\.[0-9]+)\s+\((.*)\)\s*$", re.M)
+    return {words: (figure, detail) for words, figure, detail in line.findall(text)}
+
+
+def unique(found, words):
+    """The one entry whose key holds words, or None."""
+    got = [v for k, v in found.items() if words in k]
+    return got[0] if len(got) == 1 else None
+
+
 def table_against_reports(full, texts):
     """Each full run's column of BENCHMARKS.md's table, from the
     FIRST_BY_ROUND-th on, against the report's targets on its raw file:
     the lines where the two disagree. The table may write a figure to more
     places than the report prints, or fewer."""
     rows = table_rows()
-    target = re.compile(r"^\s+(?:met|not met)\s+(.*?)\s{2,}([0-9]+\.[0-9]+)\s+\(", re.M)
     figure = re.compile(r"[0-9]+\.[0-9]+")
 
     def cell(prefix, i):
@@ -376,11 +391,8 @@ def table_against_reports(full, texts):
     for i, commit in enumerate(full):
         if i + 1 < FIRST_BY_ROUND:
             continue
-        printed = dict(target.findall(texts.get(commit + ".txt", "")))
-
-        def report(words):
-            got = [v for k, v in printed.items() if words in k]
-            return got[0] if len(got) == 1 else None
+        printed = {k: v for k, (v, _) in report_targets(texts.get(commit + ".txt", "")).items()}
+        report = lambda words: unique(printed, words)
 
         floor = cell("issue 2", i)
         mono = re.search(r" / ([0-9]+\.[0-9]+)", floor)
@@ -405,6 +417,77 @@ def table_against_reports(full, texts):
                     f"the report prints {got if got is not None else 'nothing'}"
                 )
     return bad
+
+
+def sections_against_reports(full, texts):
+    """Each full run's own section in BENCHMARKS.md's history ("A ...
+    full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
+    report on its raw file: the ns the hot key's and 1M keys' ratios
+    divide, and every target's figures round by round (with the handoff
+    beside each two-core round). The lines where the two disagree. The
+    twenty-sixth's section keeps the form the head of the file had while
+    that run led it (its rounds in brackets beside the medians), so it is
+    left out."""
+    text = open(os.path.join(RUNS, "..", "BENCHMARKS.md")).read()
+    heading = re.compile(r"^### An? ([a-z-]+) full run, at `([0-9a-f]{7})`.*$", re.M)
+    # A section ends where the next heading of any kind begins.
+    following = re.compile(r"^#{1,3} ", re.M)
+    sections = {}
+    for h in heading.finditer(text):
+        end = following.search(text, h.end())
+        sections[(h.group(1), h.group(2))] = text[h.end() : end.start() if end else len(text)]
+    figure = re.compile(r"[0-9]+\.[0-9]+")
+    at = re.compile(r"([0-9]+\.[0-9]+) at (?:an? )?([0-9]+)")
+    # What the document adds in brackets (a round's slow ns, say) is not a round.
+    plain = lambda cell: re.sub(r"\([^)]*\)", "", cell)
+    bad, rows_read = [], 0
+    for i, commit in enumerate(full, 1):
+        if i < FIRST_BY_ROUND or i == 26:
+            continue
+        where = f"run {i} (`{commit}`)"
+        section = sections.get((ordinal(i), commit))
+        if section is None:
+            bad.append(f"{where}: no section headed \"{ordinal(i).capitalize()} full run, at `{commit}`\"")
+            continue
+        rows = {}
+        for line in section.split("\n"):
+            cells = [c.strip() for c in line.split("|")[1:-1]]
+            if line.startswith("| ") and len(cells) == 3:
+                # Two rows of one label are two places to look: neither is taken.
+                rows[cells[0]] = None if cells[0] in rows else cells
+        rows = {k: v for k, v in rows.items() if v is not None}
+        printed = report_targets(texts.get(commit + ".txt", ""))
+        checks = [
+            ("hot key, default clock", "hot key, default clock", ["default clock: ≥ 2×"]),
+            ("hot key, coarse clock", "hot key, coarse clock", ["coarse clock: ≥ 3.5×"]),
+            ("1M uniform", "1M uniform", ["1.5× the fastest per-key peer, serial", "1.5× the fastest per-key peer, parallel-2"]),
+            ("two cores, 1,000 keys", "two cores ≥ 1.8× serial, 1k", ["(keys-1k)"]),
+            ("two cores, 1M keys", "two cores ≥ 1.8× serial, 1M", ["(keys-1M)"]),
+        ]
+        for name, label, words in checks:
+            row = unique(rows, label)
+            details = [unique(printed, w) for w in words]
+            if row is None or None in details:
+                bad.append(f"{where}, {name}: " + ("no row in its section" if row is None else "nothing in the report"))
+                continue
+            rows_read += 1
+            details = [d for _, d in details]
+            rounds = [d.split("by round", 1)[1] for d in details]
+            if name.startswith("two cores"):
+                written, want = at.findall(plain(row[2])), at.findall(rounds[0])
+            else:
+                written = figure.findall(plain(row[2]))
+                want = [x for r in rounds for x in figure.findall(r)]
+            if written != want:
+                bad.append(f"{where}, {name} by round: the section writes {written}, the report prints {want}")
+            if not name.startswith("two cores"):
+                # "go-limiter 76.0 ÷ sluice 20.3 ns: **3.75×**", for each of serial and parallel.
+                medians = figure.findall(plain(row[1]).replace("*", ""))
+                written = [x for k, x in enumerate(medians) if k % 3 != 2]
+                want = [x for d in details for x in figure.findall(d.split(";")[0])[:2]]
+                if written != want:
+                    bad.append(f"{where}, {name}: the section divides {written}, the report {want}")
+    return bad, rows_read
 
 
 def words(n):
@@ -494,6 +577,13 @@ def figures():
     )
     for d in disagree:
         print(f"    {d}")
+    unlike, rows_read = sections_against_reports(full, texts)
+    print(
+        f"  their sections in BENCHMARKS.md's history (but the twenty-sixth's) against the same: "
+        f"{rows_read} rows read, {len(unlike)} disagreements"
+    )
+    for d in unlike:
+        print(f"    {d}")
     return {
         "readings": len(values),
         "stalled": len(stalled),
@@ -506,7 +596,7 @@ def figures():
         "inside_1m": counted - len(outside),
         "k": k,
         "targets": t,
-        "disagree": disagree,
+        "disagree": disagree + unlike,
     }
 
 
@@ -614,7 +704,7 @@ def check():
             if not re.search(r"(?<![\w.,])" + re.escape(" ".join(p.split())), text):
                 missing.append(f"{doc}: {p}")
     for d in f["disagree"]:
-        missing.append(f"bench/BENCHMARKS.md's table, {d}")
+        missing.append(f"bench/BENCHMARKS.md, {d}")
     if missing:
         print("counts.py --check: these figures, computed from bench/runs, are not in the documents:")
         for m in missing:
