@@ -447,7 +447,8 @@ def sections_against_reports(full, texts):
         where = f"run {i} (`{commit}`)"
         section = sections.get((ordinal(i), commit))
         if section is None:
-            bad.append(f"{where}: no section headed \"{ordinal(i).capitalize()} full run, at `{commit}`\"")
+            article = "An" if ordinal(i)[0] in "aeiou" else "A"
+            bad.append(f"{where}: no section headed \"{article} {ordinal(i)} full run, at `{commit}`\"")
             continue
         rows = {}
         for line in section.split("\n"):
