@@ -63,8 +63,11 @@ percentiles to the whole ns) and exits 1, naming each one, unless
 README.md and bench/BENCHMARKS.md write every figure they quote from it
 as it computes it now (a run of white space matches any other), and
 unless every column of the table from the twenty-fifth run on, and each
-such run's section, agrees with the report. make test runs it, so that a full run added to the table and
-to bench/runs cannot leave the documents' counts behind:
+such run's section, agrees with the report. make test runs it, so that a
+full run added to the table and to bench/runs cannot leave the
+documents' counts behind. A change to the report that moves what it
+prints for a kept run fails it too, so that such a change is seen
+against every run it re-reads:
 
     python3 bench/runs/counts.py --check
 
@@ -428,7 +431,8 @@ def sections_against_reports(full, texts):
     twenty-sixth's section keeps the form the head of the file had while
     that run led it (its rounds in brackets beside the medians), so it is
     left out."""
-    text = open(os.path.join(RUNS, "..", "BENCHMARKS.md")).read()
+    with open(os.path.join(RUNS, "..", "BENCHMARKS.md")) as fh:
+        text = fh.read()
     heading = re.compile(r"^### An? ([a-z-]+) full run, at `([0-9a-f]{7})`.*$", re.M)
     # A section ends where the next heading of any kind begins.
     following = re.compile(r"^#{1,3} ", re.M)
@@ -581,7 +585,7 @@ def figures():
     unlike, rows_read = sections_against_reports(full, texts)
     print(
         f"  their sections in BENCHMARKS.md's history (but the twenty-sixth's) against the same: "
-        f"{rows_read} rows read, {len(unlike)} disagreements"
+        f"{rows_read} rows read, {len(unlike)} disagree"
     )
     for d in unlike:
         print(f"    {d}")
