@@ -530,7 +530,7 @@ def medians(text):
             scenario = head.group(1) if head else None
             continue
         cells = line.split()
-        if scenario and line.startswith("  ") and cells and re.fullmatch(r"[0-9.]+", cells[-1]) and cells[0] != "impl":
+        if scenario and cells and re.fullmatch(r"[0-9.]+", cells[-1]) and cells[0] != "impl":
             got[(scenario, cells[0])] = cells[1:]
     return got
 
@@ -540,6 +540,8 @@ def lead_phrases(text):
     under "Beside the Go limiters people use"), each row as the report
     gives it on the lead run's raw file."""
     m = medians(text)
+    if not m:
+        sys.exit(f"counts.py: the report printed no tables of medians for the lead run, the {ordinal(LEAD)}")
     fastest = lambda scenario, col, peers=PER_KEY: min(
         (float(m[(scenario, p)][col]), p) for p in peers if (scenario, p) in m
     )
@@ -555,7 +557,7 @@ def lead_phrases(text):
     coarse = unique({k: v for k, (v, _) in report_targets(text).items()}, "coarse clock: ≥ 3.5×")
     for scenario, name in names.items():
         pair = lambda impl: " / ".join(m[(scenario, impl)][:2]) if (scenario, impl) in m else "–"
-        (s, ps), (p, pp) = fastest(scenario, 0), fastest(scenario, 1)
+        (_, ps), (_, pp) = fastest(scenario, 0), fastest(scenario, 1)
         peer = f"{ps} {m[(scenario, ps)][0]} / {m[(scenario, pp)][1]}" if ps == pp else (
             f"{ps} {m[(scenario, ps)][0]} / {pp} {m[(scenario, pp)][1]}"
         )
