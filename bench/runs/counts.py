@@ -149,13 +149,21 @@ def rounds(path, scenario):
     return [(s, p, h) for (s, _), (p, h) in zip(serial, got["parallel-2"])]
 
 
+def benchmarks_lines():
+    """BENCHMARKS.md, line by line, and where its table "Every run against
+    the targets" starts (its header, one column a full run)."""
+    with open(os.path.join(RUNS, "..", "BENCHMARKS.md")) as fh:
+        lines = fh.read().split("\n")
+    for i, text in enumerate(lines):
+        if text.startswith("| target | `"):
+            return lines, i
+    sys.exit("BENCHMARKS.md has no table of every run against the targets")
+
+
 def full_runs_in_order():
     """The full runs' commits in run order, from BENCHMARKS.md's table."""
-    with open(os.path.join(RUNS, "..", "BENCHMARKS.md")) as fh:
-        for text in fh:
-            if text.startswith("| target | `"):
-                return re.findall(r"`([0-9a-f]{7})`", text)
-    sys.exit("BENCHMARKS.md has no table of every run against the targets")
+    lines, start = benchmarks_lines()
+    return re.findall(r"`([0-9a-f]{7})`", lines[start])
 
 
 def commit_time(commit):
@@ -261,9 +269,7 @@ LEAD = 40
 def table_rows():
     """BENCHMARKS.md's table "Every run against the targets": each row's
     label and its cells, one a full run, in run order."""
-    with open(os.path.join(RUNS, "..", "BENCHMARKS.md")) as fh:
-        lines = fh.read().split("\n")
-    start = next(i for i, text in enumerate(lines) if text.startswith("| target | `"))
+    lines, start = benchmarks_lines()
     rows = {}
     for text in lines[start + 2 :]:
         if not text.startswith("|"):
@@ -408,7 +414,7 @@ def table_against_reports(full, texts):
         w, p = float(written), float(printed)
         return round(w, places(printed)) == p or round(p, places(written)) == w
 
-    bad = []
+    bad, compared = [], 0
     for i, commit in enumerate(full):
         if i + 1 < FIRST_BY_ROUND:
             continue
@@ -431,13 +437,14 @@ def table_against_reports(full, texts):
             ("floor, coarse clock", [coarse.group(1)] if coarse else [], "floor, coarse clock"),
         ]
         for name, written, words in pairs:
+            compared += 1
             got = report(words)
             if not written or got is None or not agree(written[0], got):
                 bad.append(
                     f"run {i + 1} (`{commit}`), {name}: the table writes {written[0] if written else 'nothing'}, "
                     f"the report prints {got if got is not None else 'nothing'}"
                 )
-    return bad
+    return bad, compared
 
 
 def sections_against_reports(full, texts):
@@ -449,8 +456,7 @@ def sections_against_reports(full, texts):
     twenty-sixth's section keeps the form the head of the file had while
     that run led it (its rounds in brackets beside the medians), so it is
     left out."""
-    with open(os.path.join(RUNS, "..", "BENCHMARKS.md")) as fh:
-        text = fh.read()
+    text = "\n".join(benchmarks_lines()[0])
     heading = re.compile(r"^### An? ([a-z-]+) full run, at `([0-9a-f]{7})`.*$", re.M)
     # A section ends where the next heading of any kind begins.
     following = re.compile(r"^#{1,3} ", re.M)
@@ -676,10 +682,10 @@ def figures():
 
     k = print_1k_full(full, first=26)
     t = targets(full)
-    disagree = table_against_reports(full, texts)
+    disagree, compared = table_against_reports(full, texts)
     print(
         f"  runs {FIRST_BY_ROUND}-{len(full)} against the report on their raw files: "
-        f"{(len(full) - FIRST_BY_ROUND + 1) * 10 - len(disagree)} figures agree, {len(disagree)} do not"
+        f"{compared - len(disagree)} figures agree, {len(disagree)} do not"
     )
     for d in disagree:
         print(f"    {d}")
