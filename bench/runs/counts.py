@@ -683,19 +683,22 @@ def figures():
     k = print_1k_full(full, first=26)
     t = targets(full)
     disagree, compared = table_against_reports(full, texts)
-    print(
-        f"  runs {FIRST_BY_ROUND}-{len(full)} against the report on their raw files: "
-        f"{compared - len(disagree)} figures agree, {len(disagree)} do not"
-    )
-    for d in disagree:
-        print(f"    {d}")
     unlike, rows_read = sections_against_reports(full, texts)
-    print(
-        f"  their sections in BENCHMARKS.md's history (but the twenty-sixth's) against the same: "
-        f"{rows_read} rows read, {len(unlike)} disagree"
-    )
-    for d in unlike:
-        print(f"    {d}")
+    for line, bad in (
+        (
+            f"runs {FIRST_BY_ROUND}-{len(full)} against the report on their raw files: "
+            f"{compared - len(disagree)} figures agree, {len(disagree)} do not",
+            disagree,
+        ),
+        (
+            f"their sections in BENCHMARKS.md's history (but the twenty-sixth's) against the same: "
+            f"{rows_read} rows read, {len(unlike)} disagree",
+            unlike,
+        ),
+    ):
+        print("  " + line)
+        for d in bad:
+            print(f"    {d}")
     return {
         "readings": len(values),
         "stalled": len(stalled),
