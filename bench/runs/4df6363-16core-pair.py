@@ -3,18 +3,22 @@
 # round's own ratio (serial ns ÷ two-core ns), BenchmarkMachine's ratio where
 # a round ran it, the handoffs, and sluice's rounds by handoff.
 #   python3 bench/runs/4df6363-16core-pair.py bench/runs/4df6363-16core-pair-1k.txt
+# Several files (device runs whose round numbers start over) are read as
+# one set of rounds, a round named by its file's place and its number.
 import re, statistics as st, sys
 
 rounds, r = {}, None
-for line in open(sys.argv[1]):
-    m = re.match(r'# round (\d+)', line)
-    if m:
-        r = int(m.group(1))
-        rounds[r] = {}
-        continue
-    m = re.match(r'Benchmark(\S+?)\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) handoff-ns)?', line)
-    if m and r is not None:
-        rounds[r][m.group(1)] = (float(m.group(2)), float(m.group(3)) if m.group(3) else None)
+for i, path in enumerate(sys.argv[1:]):
+    r = None
+    for line in open(path):
+        m = re.match(r'# round (\d+)', line)
+        if m:
+            r = int(m.group(1)) if len(sys.argv) == 2 else f'{i + 1}:{m.group(1)}'
+            rounds[r] = {}
+            continue
+        m = re.match(r'Benchmark(\S+?)\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) handoff-ns)?', line)
+        if m and r is not None:
+            rounds[r][m.group(1)] = (float(m.group(2)), float(m.group(3)) if m.group(3) else None)
 
 def pair(d, impl):
     k = 'Limiters/scenario=keys-1k/impl=' + impl + '/mode='
