@@ -54,6 +54,10 @@ It prints:
   - the README's two tables of the run it shows whole (LEAD, the
     fortieth), "At a glance" and the one under "Beside the Go limiters
     people use", each row as the report gives it on that run's raw file;
+  - with --check only: the README's "Multi-core scaling" list and the
+    sweep table of BENCHMARKS.md's ninth 16-core session, from that
+    session's raw file (SWEEP16): medians of its rounds, and the rounds'
+    own ratios where the list gives one implementation against another;
   - two cores on 1,000 keys, round by round, in the quick runs from
     3f1e565's on: the rounds at a fast handoff over a serial run under
     30 ns, the highest ratio among them and their median (a looser limit
@@ -86,6 +90,7 @@ import glob
 import io
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -602,6 +607,87 @@ def lead_phrases(text):
     return rows
 
 
+# The 16-core sweep that the README's "Multi-core scaling" list quotes, the
+# ninth session's five rounds of today's engine, with the table in its
+# section of BENCHMARKS.md.
+SWEEP16 = "87b1e4b-16core-sweep.txt"
+SWEEP16_IMPLS = ("sluice", "sluice-coarse", "sluice-mutex", "floor", "x-time-rate", "go-limiter")
+SWEEP16_SCENARIOS = ("hot-allow", "hot-deny", "keys-1k", "keys-1M", "zipf-1M", "new-key")
+SWEEP16_CPUS = (1, 2, 4, 8, 16)
+
+
+def sweep16():
+    """Each round of SWEEP16: (scenario, impl, GOMAXPROCS) to ns per decision."""
+    line = re.compile(
+        r"BenchmarkLimiters/scenario=(\S+)/impl=(\S+)/mode=parallel(?:-(\d+))?\s+\d+\s+([0-9.]+) ns/op"
+    )
+    rounds, current = [], None
+    with open(os.path.join(RUNS, SWEEP16)) as fh:
+        for text in fh:
+            if text.startswith("# round "):
+                current = {}
+                rounds.append(current)
+                continue
+            m = line.match(text)
+            if m and current is not None:
+                current[(m.group(1), m.group(2), int(m.group(3) or 1))] = float(m.group(4))
+    if not rounds:
+        sys.exit(f"counts.py: no rounds in bench/runs/{SWEEP16}")
+    return rounds
+
+
+def scaling_phrases():
+    """The README's "Multi-core scaling" list and the ninth 16-core
+    session's sweep table, as SWEEP16's rounds give them: each ns the
+    median of the rounds, as the report takes it; one implementation
+    against another at 16 cores the median of the rounds' own ratios."""
+    rounds = sweep16()
+
+    def med(scenario, impl, cpus):
+        got = [r[(scenario, impl, cpus)] for r in rounds if (scenario, impl, cpus) in r]
+        if not got:
+            sys.exit(f"counts.py: bench/runs/{SWEEP16} has no {scenario} {impl} at GOMAXPROCS {cpus}")
+        return statistics.median(got)
+
+    def against(scenario, slower, faster):
+        """slower ÷ faster at 16 cores: the rounds' median, and in how many
+        of them faster was the faster."""
+        got = [
+            r[(scenario, slower, 16)] / r[(scenario, faster, 16)]
+            for r in rounds
+            if (scenario, slower, 16) in r and (scenario, faster, 16) in r
+        ]
+        return statistics.median(got), sum(x > 1 for x in got), len(got)
+
+    scale = lambda scenario, impl: med(scenario, impl, 1) / med(scenario, impl, 16)
+    hot = [med("hot-allow", "sluice", c) for c in SWEEP16_CPUS]
+    ends = lambda impl: f"{med('hot-allow', impl, 1):.0f} to {med('hot-allow', impl, 16):.0f}"
+    twin, gl = against("hot-allow", "sluice-mutex", "sluice")[0], against("hot-allow", "go-limiter", "sluice")[0]
+    ahead, won, of = against("new-key", "sluice", "x-time-rate")
+    readme = [
+        f"one hot key admitted stays at {min(hot):.0f}–{max(hot):.0f} ns from 1 to 16 cores, where its mutex twin "
+        f"goes from {ends('sluice-mutex')} ns and go-limiter from {ends('go-limiter')}",
+        f"at 16 cores sluice decides it {twin:.2f}× faster than its twin and {gl:.2f}× than go-limiter",
+        f"a denied hot key scales {scale('hot-deny', 'sluice'):.1f}×",
+        f"1k keys {scale('keys-1k', 'sluice'):.1f}× ({med('keys-1k', 'sluice', 16):.1f} ns at 16), 1M keys "
+        f"{scale('keys-1M', 'sluice'):.1f}× ({med('keys-1M', 'sluice', 16):.1f} ns), Zipf "
+        f"{scale('zipf-1M', 'sluice'):.1f}×",
+        f"new keys scale least, {scale('new-key', 'sluice'):.1f}× ({med('new-key', 'sluice', 16):.1f} ns at 16), "
+        f"where x/time/rate's `sync.Map` scales {scale('new-key', 'x-time-rate'):.1f}× from a slower start and is "
+        f"ahead at 16 ({ahead:.2f}× on the rounds' own ratios, in {won} rounds of {of})",
+    ]
+    table = [
+        f"{scenario} {impl} "
+        + " ".join(f"{med(scenario, impl, c):.1f}" for c in SWEEP16_CPUS)
+        + f" {scale(scenario, impl):.1f}×"
+        for scenario in SWEEP16_SCENARIOS
+        for impl in SWEEP16_IMPLS
+        # The floor decides nothing, so it has no denied key to run.
+        if any((scenario, impl, 1) in r for r in rounds)
+    ]
+    return readme, table
+
+
 def words(n):
     """n in words, as the documents write a count of runs (1 to 99)."""
     ones = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
@@ -811,6 +897,9 @@ def quoted(f):
         f"{words(k['runs'])} runs, **{med:.2f}×** on the median, quartiles {q1:.2f}–{q3:.2f}×, all {span(rs)}",
         f"at 30 ns {span(at[30.0])} ({len(at[30.0])})",
     ]
+    scaling, table = scaling_phrases()
+    readme += scaling
+    benchmarks += table
     return {"README.md": readme, os.path.join("bench", "BENCHMARKS.md"): benchmarks}
 
 
