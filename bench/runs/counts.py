@@ -27,8 +27,9 @@ It prints:
   - two cores on 1M keys, round by round, in the full runs from the
     thirtieth on (their order is the header of BENCHMARKS.md's table
     "Every run against the targets"): the rounds at a fast handoff over a
-    serial run of at most 340 ns, and how many read 1.85-2.31x, each
-    ratio rounded to two places as the report prints it;
+    serial run of at most 340 ns, how many read 1.85-2.31x, each
+    ratio rounded to two places as the report prints it, and the median
+    of their serial runs;
   - two cores on 1,000 keys, round by round, in the full runs from the
     twenty-sixth on (bdd361b's engine: Allow's decision path has not
     changed since): the rounds at a fast handoff over a serial run of at
@@ -749,19 +750,21 @@ def figures():
                 print(f"  outside 1.97-2.01x: {name} {r:.2f}x")
 
     full = full_runs_in_order()
-    counted, outside = 0, []
+    counted, outside, serial_1m = 0, [], []
     for ordinal, commit in enumerate(full, 1):
         if ordinal < 30:
             continue
         for s, p, h in rounds(os.path.join(RUNS, commit + ".txt"), "keys-1M"):
             if h is not None and h < FAST and s <= 340:
                 counted += 1
+                serial_1m.append(s)
                 r = round(s / p, 2)
                 if not 1.85 <= r <= 2.31:
                     outside.append(f"{commit} {r:.2f}x (serial {s} ns, two cores {p})")
     print(
         f"two cores on 1M keys, full runs 30-{len(full)}: {counted} rounds at a fast handoff "
-        f"over a serial run of at most 340 ns, {counted - len(outside)} of them at 1.85-2.31x"
+        f"over a serial run of at most 340 ns, {counted - len(outside)} of them at 1.85-2.31x, "
+        f"their serial runs' median {statistics.median(serial_1m):.1f} ns"
     )
     for o in outside:
         print(f"  outside: {o}")
@@ -795,6 +798,7 @@ def figures():
         "full": len(full),
         "rounds_1m": counted,
         "inside_1m": counted - len(outside),
+        "serial_1m": statistics.median(serial_1m),
         "k": k,
         "targets": t,
         "disagree": disagree + unlike,
@@ -853,6 +857,7 @@ def quoted(f):
         f"only at 30 ns do {words(sum(r >= 1.8 for r in at[30.0]))} rounds reach 1.8×"
         + ("" if not any(r >= 1.8 for x in (25.0, 27.0, 28.0) for r in at[x]) else " (and below 30 ns too)"),
         f"{f['inside_1m']} of those runs' {f['rounds_1m']} read 1.85–2.31×",
+        f"where the counted rounds' median is {f['serial_1m']:.1f})",
         f"scales 1.97–2.01× on this VM in {f['machine_inside']} of the {len(m)} full and quick runs whose raw "
         f"output is kept, {min(m):.2f}–{max(m):.2f}× in all",
     ]
