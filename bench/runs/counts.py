@@ -651,8 +651,8 @@ def scaling_phrases():
         return statistics.median(got)
 
     def against(scenario, slower, faster):
-        """slower ÷ faster at 16 cores: the rounds' median, and in how many
-        of them faster was the faster."""
+        """slower ÷ faster at 16 cores: the median of the rounds' own
+        ratios, how many rounds faster was ahead in, and how many rounds."""
         got = [
             r[(scenario, slower, 16)] / r[(scenario, faster, 16)]
             for r in rounds
