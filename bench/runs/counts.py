@@ -214,16 +214,16 @@ def print_1k_full(full, first, limit=26.0, others=(25.0, 27.0, 28.0, 30.0)):
     """Two cores on 1,000 keys in the full runs from the first-th on: the
     rounds at a fast handoff over a serial run of at most limit ns."""
     every = [
-        (ordinal, s, p, h)
-        for ordinal, commit in enumerate(full, 1)
-        if ordinal >= first
+        (run, s, p, h)
+        for run, commit in enumerate(full, 1)
+        if run >= first
         for s, p, h in rounds(os.path.join(RUNS, commit + ".txt"), "keys-1k")
     ]
 
     def counted(most):
         return [
-            (round(s / p, 2), ordinal)
-            for ordinal, s, p, h in every
+            (round(s / p, 2), run)
+            for run, s, p, h in every
             if h is not None and h < FAST and s <= most
         ]
 
@@ -320,8 +320,8 @@ def targets(full):
     since = floor[FIRST_LEAF - 1 :]
     default = [first_number(c) for c in since]
     mono = [
-        (ordinal, float(m.group(1)))
-        for ordinal, c in enumerate(floor, 1)
+        (run, float(m.group(1)))
+        for run, c in enumerate(floor, 1)
         for m in [re.search(r" / \**([0-9]+\.[0-9]+)", c)]
         if m
     ]
@@ -751,8 +751,8 @@ def figures():
 
     full = full_runs_in_order()
     counted, outside, serial_1m = 0, [], []
-    for ordinal, commit in enumerate(full, 1):
-        if ordinal < 30:
+    for run, commit in enumerate(full, 1):
+        if run < 30:
             continue
         for s, p, h in rounds(os.path.join(RUNS, commit + ".txt"), "keys-1M"):
             if h is not None and h < FAST and s <= 340:
@@ -761,10 +761,11 @@ def figures():
                 r = round(s / p, 2)
                 if not 1.85 <= r <= 2.31:
                     outside.append(f"{commit} {r:.2f}x (serial {s} ns, two cores {p})")
+    median_1m = statistics.median(serial_1m)
     print(
         f"two cores on 1M keys, full runs 30-{len(full)}: {counted} rounds at a fast handoff "
         f"over a serial run of at most 340 ns, {counted - len(outside)} of them at 1.85-2.31x, "
-        f"their serial runs' median {statistics.median(serial_1m):.1f} ns"
+        f"their serial runs' median {median_1m:.1f} ns"
     )
     for o in outside:
         print(f"  outside: {o}")
@@ -798,7 +799,7 @@ def figures():
         "full": len(full),
         "rounds_1m": counted,
         "inside_1m": counted - len(outside),
-        "serial_1m": statistics.median(serial_1m),
+        "serial_1m": median_1m,
         "k": k,
         "targets": t,
         "disagree": disagree + unlike,
