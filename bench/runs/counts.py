@@ -36,6 +36,8 @@ It prints:
     most 26 ns, their span, median and quartiles. 26 ns was 2% above the
     median of these runs' serial runs when the rule was set (25.52 ns,
     the twenty-sixth to fifty-fifth; the script prints the median now).
+    Of those, the rounds of the runs after the rule was set (RULE_SET),
+    run by run: the rule's test out of the sample it was set on.
     Then the same with the serial limit at 25, 27, 28 and 30 ns, to show
     how much the limit moves them. A slow serial run is the ratio's
     denominator: it raises the ratio without the two cores being any
@@ -245,6 +247,19 @@ def print_1k_full(full, first, limit=26.0, others=(25.0, 27.0, 28.0, 30.0)):
         f"{ratios[0]:.2f}-{ratios[-1]:.2f}x, median {med:.2f}x (quartiles {q1:.2f}-{q3:.2f}x), "
         f"{sum(r >= 1.8 for r in ratios)} at 1.8x or more"
     )
+    # The rounds of the runs after the rule was set: what it reads out of
+    # the sample it was set on.
+    after = [(run, r) for r, run in got if run > RULE_SET]
+    if after:
+        a = sorted(r for _, r in after)
+        aq1, amed, aq3 = quartiles(a)
+        print(
+            f"  of them, {len(a)} rounds in the runs after the rule was set ({RULE_SET + 1}-{len(full)}): "
+            f"{a[0]:.2f}-{a[-1]:.2f}x, median {amed:.2f}x (quartiles {aq1:.2f}-{aq3:.2f}x), "
+            f"{sum(r >= 1.8 for r in a)} at 1.8x or more"
+        )
+        for run in sorted({run for run, _ in after}):
+            print(f"    run {run}: " + ", ".join(f"{r:.2f}x" for o, r in after if o == run))
     at = {}
     for most in others:
         rs = sorted(r for r, _ in counted(most))
@@ -260,9 +275,14 @@ def print_1k_full(full, first, limit=26.0, others=(25.0, 27.0, 28.0, 30.0)):
         "rounds": ratios,
         "runs": in_runs,
         "quartiles": (q1, med, q3),
+        "after": sorted(r for _, r in after),
         "at": at,
     }
 
+
+# The rule that counts the 1,000-key rounds was set on the full runs up
+# to this one; the rounds of the runs after it are its test out of sample.
+RULE_SET = 55
 
 # The first full run on the lookup's first step as a leaf (31bd5c7), from
 # which the README gives the floor's spans.
@@ -841,7 +861,17 @@ def quoted(f):
     m = f["machine"].values()
     span = lambda v: f"{v[0]:.2f}–{v[-1]:.2f}×"
     ns = lambda lo_hi: f"{lo_hi[0]:.0f}–{lo_hi[1]:.0f} ns"
+    after = k["after"]
+    aq1, amed, aq3 = quartiles(after)
+    at18 = sum(r >= 1.8 for r in after)
+    # The rule's test out of sample, as both documents give it.
+    since = (
+        f"the {len(after)} rounds of the {ordinal(RULE_SET + 1)} to {ordinal(f['full'])} runs read "
+        f"**{amed:.2f}×** on the median (quartiles {aq1:.2f}–{aq3:.2f}×, all {span(after)}), "
+        f"{'none' if not at18 else words(at18)} at 1.8×"
+    )
     readme = [
+        since,
         f"a line crosses between them in {ns(f['fast'])}, and a slow one, where it takes {ns(f['slow'])}",
         f"{med:.2f}× on the median of {len(rs)} rounds in {words(k['runs'])} full runs",
         f"{f['stalled']} readings of {f['readings']:,};",
@@ -897,6 +927,7 @@ def quoted(f):
         f"{t['default'][2]} |",
     ]
     benchmarks = [
+        since,
         f"The targets of the benchmark issue over the {words(f['full'])} full runs",
         f"passes 2× on the medians of {words(t['hot'][2])} runs of {words(n)}",
         f"the median of their {k['serial']} serial runs ({k['serial_median']:.2f} ns): {len(rs)} rounds in "
