@@ -31,7 +31,8 @@ test: vet lint unit race stress-short mutants counts
 # table of every full run; check that each is what bench/runs/counts.py
 # computes from the files now, and that the table's figures from the
 # twenty-fifth run on, and those runs' sections, are what the report
-# prints on each raw file. It needs python3: where there is none it is
+# prints on each raw file, and that each in-page link of the two
+# documents names a heading. It needs python3: where there is none it is
 # skipped, except in CI, which installs it.
 counts:
 	@if command -v python3 >/dev/null 2>&1; then GO=$(GO) python3 bench/runs/counts.py --check; \

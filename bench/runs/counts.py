@@ -73,7 +73,8 @@ percentiles to the whole ns) and exits 1, naming each one, unless
 README.md and bench/BENCHMARKS.md write every figure they quote from it
 as it computes it now (a run of white space matches any other), and
 unless every column of the table from the twenty-fifth run on, and each
-such run's section, agrees with the report. make test runs it, so that a
+such run's section, agrees with the report, and unless every in-page
+link of the two documents (their tables of contents) names a heading. make test runs it, so that a
 full run added to the table and to bench/runs cannot leave the
 documents' counts behind. A change to the report that moves what it
 prints for a kept run fails it too, so that such a change is seen
@@ -940,6 +941,31 @@ def quoted(f):
     return {"README.md": readme, os.path.join("bench", "BENCHMARKS.md"): benchmarks}
 
 
+def slug(heading):
+    """A heading's anchor as GitHub makes it: lower case, every character
+    but letters, digits, spaces, hyphens and underscores dropped, each
+    space a hyphen."""
+    kept = "".join(c for c in heading.strip().lower() if c.isalnum() or c in " -_")
+    return kept.replace(" ", "-")
+
+
+def broken_links(text):
+    """The in-page links (#anchor) of a Markdown text that name no heading
+    of it (a repeated heading's anchor takes -1, -2, ... as on GitHub;
+    headings inside fenced code are not headings)."""
+    anchors, seen, fenced = set(), {}, False
+    for line in text.split("\n"):
+        if line.startswith("```"):
+            fenced = not fenced
+        m = None if fenced else re.match(r"#{1,6} (.*)", line)
+        if m:
+            a = slug(m.group(1))
+            n = seen.get(a, 0)
+            seen[a] = n + 1
+            anchors.add(a if n == 0 else f"{a}-{n}")
+    return [a for a in re.findall(r"\]\(#([^)]*)\)", text) if a not in anchors]
+
+
 def check():
     """Exits 1 unless every phrase quoted() gives is in its document, each
     compared with runs of white space made one space, and not as the tail
@@ -949,10 +975,16 @@ def check():
     if f["k"] is None or not f["machine"]:
         sys.exit("counts.py --check: no 1,000-key round or BenchmarkMachine ratio was counted: nothing to check")
     root = os.path.join(RUNS, "..", "..")
-    missing, n = [], 0
+    missing, n, links = [], 0, 0
     for doc, phrases in quoted(f).items():
         with open(os.path.join(root, doc)) as fh:
-            text = " ".join(fh.read().split())
+            raw = fh.read()
+        # The documents' tables of contents: each link must reach its
+        # heading, so that one renamed is seen.
+        links += len(re.findall(r"\]\(#", raw))
+        for a in broken_links(raw):
+            missing.append(f"{doc}: a link to #{a}, which no heading makes")
+        text = " ".join(raw.split())
         for p in phrases:
             n += 1
             # Not inside a longer number or word: 37 must not match 137.
@@ -966,7 +998,10 @@ def check():
             print("  " + m)
         print("run python3 bench/runs/counts.py and bring the documents up to date")
         sys.exit(1)
-    print(f"counts.py --check: {n} phrases in README.md and bench/BENCHMARKS.md agree with bench/runs")
+    print(
+        f"counts.py --check: {n} phrases in README.md and bench/BENCHMARKS.md agree with bench/runs, "
+        f"and their {links} in-page links each reach a heading"
+    )
 
 
 def main():
