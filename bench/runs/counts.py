@@ -74,11 +74,11 @@ README.md and bench/BENCHMARKS.md write every figure they quote from it
 as it computes it now (a run of white space matches any other), and
 unless every column of the table from the twenty-fifth run on, and each
 such run's section, agrees with the report, and unless every in-page
-link of the two documents (their tables of contents) names a heading. make test runs it, so that a
-full run added to the table and to bench/runs cannot leave the
-documents' counts behind. A change to the report that moves what it
-prints for a kept run fails it too, so that such a change is seen
-against every run it re-reads:
+link of the two documents (their tables of contents) names a heading.
+make test runs it, so that a full run added to the table and to
+bench/runs cannot leave the documents' counts behind. A change to the
+report that moves what it prints for a kept run fails it too, so that
+such a change is seen against every run it re-reads:
 
     python3 bench/runs/counts.py --check
 
@@ -883,7 +883,8 @@ def quoted(f):
     readme = [
         since,
         f"a line crosses between them in {ns(f['fast'])}, and a slow one, where it takes {ns(f['slow'])}",
-        f"{med:.2f}× on the median of {len(rs)} rounds in {words(k['runs'])} full runs",
+        f"{med:.2f}× on the median of {len(rs)} rounds in {words(k['runs'])} full runs ({span(rs)}, "
+        f"{'none' if not any(r >= 1.8 for r in rs) else words(sum(r >= 1.8 for r in rs))} at 1.8×)",
         f"{f['stalled']} readings of {f['readings']:,};",
         f"over the {words(f['full'])} full runs recorded",
         f"| the {words(f['full'])} full runs | met |",
