@@ -46,7 +46,11 @@ It prints:
   - every full run against the targets, from BENCHMARKS.md's table "Every
     run against the targets": each target's span over the runs and how
     many met it, the floor's spans over the runs since 31bd5c7 (the
-    twenty-third on), what the README's "Against the targets" gives; and
+    twenty-third on), what the README's "Against the targets" gives; the
+    default clock's floor run by run from the thirty-fifth on, as the
+    README's "The floor" lists it (each figure as the table writes it,
+    the rounds' median in brackets where the report prints two places,
+    and "met" where the table writes it bold); and
     each run's column, from the twenty-fifth on (the first read round by
     round, as the report reads every run now), held to what the report
     prints on that run's raw file, so that a figure mistyped into the
@@ -292,6 +296,10 @@ FIRST_LEAF = 23
 # The full run the README shows whole, the latest in a calm hour.
 LEAD = 40
 
+# The first full run from which the README lists the default clock's
+# floor run by run, each at the precision the table writes it.
+FIRST_LISTED_FLOOR = 35
+
 
 def table_rows():
     """BENCHMARKS.md's table "Every run against the targets": each row's
@@ -310,6 +318,18 @@ def first_number(cell):
     """The cell's first figure, bold or not; None for a run without one (–)."""
     m = re.match(r"\**([0-9]+\.[0-9]+)", cell)
     return float(m.group(1)) if m else None
+
+
+def default_floor(cell):
+    """A run's default-clock floor as the table's cell writes it: the
+    figure in brackets where the cell gives one (the rounds' median to
+    three or four places beside the report's two), else the first; and
+    whether it is bold, the table's mark of "met"."""
+    head = cell.split(" / ")[0]
+    m = re.match(r"(\*\*)?([0-9]+\.[0-9]+)(?:\*\*)?(?: \(([0-9]+\.[0-9]+)\))?", head)
+    if not m:
+        sys.exit(f"BENCHMARKS.md's table: no default-clock floor in {cell!r}")
+    return m.group(3) or m.group(2), bool(m.group(1))
 
 
 def targets(full):
@@ -368,6 +388,11 @@ def targets(full):
         "mono": (min(v for o, v in mono if o >= 5), max(v for o, v in mono if o >= 5)),
         "mono40": (min(v for o, v in mono if o >= 40), max(v for o, v in mono if o >= 40)),
         "default": (min(default), max(default), len(since)),
+        # Each run's default-clock floor from FIRST_LISTED_FLOOR on, for
+        # the README's list: (run, the figure as written, met).
+        "default_listed": [
+            (run, *default_floor(c)) for run, c in enumerate(floor, 1) if run >= FIRST_LISTED_FLOOR
+        ],
         "coarse_floor": (
             min(float(m.group(2)) for m in coarse_floor),
             max(float(m.group(2)) for m in coarse_floor),
@@ -444,9 +469,13 @@ def table_against_reports(full, texts):
         return next(v[i] for k, v in rows.items() if k.startswith(prefix)).replace("*", "")
 
     def agree(written, printed):
-        places = lambda x: len(x.split(".")[1])
-        w, p = float(written), float(printed)
-        return round(w, places(printed)) == p or round(p, places(written)) == w
+        # Both are one value rounded, each to its own places: they agree
+        # where the two roundings' intervals meet. (Python's round() on the
+        # float cannot say so at a half: 1.135 is stored below itself and
+        # rounds to 1.13, and a rounds' median of 1.0975 beside a printed
+        # 1.098 is one value, 1.0975 or a little above.)
+        half = lambda x: 0.5 * 10 ** -len(x.split(".")[1])
+        return abs(float(written) - float(printed)) <= half(written) + half(printed) + 1e-9
 
     bad, compared = [], 0
     for i, commit in enumerate(full):
@@ -467,6 +496,8 @@ def table_against_reports(full, texts):
             ("two cores, 1,000 keys", figure.findall(cell("two cores", i))[:1], "(keys-1k)"),
             ("two cores, 1M keys", figure.findall(cell("two cores", i))[1:2], "(keys-1M)"),
             ("floor, default clock", figure.findall(floor)[:1], "floor, default clock"),
+            # The rounds' median in brackets, which the README lists.
+            ("floor, default clock, in brackets", [default_floor(floor)[0]], "floor, default clock"),
             ("floor, monotonic clock", [mono.group(1)] if mono else [], "monotonic clock"),
             ("floor, coarse clock", [coarse.group(1)] if coarse else [], "floor, coarse clock"),
         ]
@@ -743,6 +774,53 @@ def ordinal(n):
     return head + "-" + last if head else last
 
 
+def ordinals(runs):
+    """Runs by number, in words as the documents list them: three or more
+    in a row as "the sixtieth to sixty-fifth", the last joined by "and"."""
+    groups = []
+    for r in sorted(runs):
+        if groups and r == groups[-1][-1] + 1:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    parts = []
+    for g in groups:
+        parts += [f"{ordinal(g[0])} to {ordinal(g[-1])}"] if len(g) >= 3 else [ordinal(r) for r in g]
+    return "the " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0])
+
+
+# Where the README's list of the default clock's floor, run by run,
+# divides the runs printed "not met": those within a quarter of a point
+# of the target, and the higher ones it names.
+HIGH_FLOOR = 1.125
+
+
+def floor_list(listed):
+    """The README's account of the default clock's floor from
+    FIRST_LISTED_FLOOR on: how many runs printed "met" and which, how many
+    did not, split at HIGH_FLOOR, each group's span as the table writes
+    its figures, and the highest."""
+    span = lambda g: "–".join(sorted({min(g, key=float), max(g, key=float)}, key=float))
+    met = [(r, v) for r, v, ok in listed if ok]
+    low = [(r, v) for r, v, ok in listed if not ok and float(v) < HIGH_FLOOR]
+    high = [(r, v) for r, v, ok in listed if not ok and float(v) >= HIGH_FLOOR]
+    clauses = []
+    if met:
+        clauses.append(
+            f"{words(len(met))} printed \"met\", at {span([v for _, v in met])} ({ordinals([r for r, _ in met])})"
+        )
+    if low:
+        clauses.append(f"{words(len(low))} \"not met\" at {span([v for _, v in low])}")
+    if high:
+        clauses.append(
+            f"{words(len(high))} \"not met\" at {span([v for _, v in high])} ({ordinals([r for r, _ in high])})"
+        )
+    head = f"Of the {words(len(listed))} from the {ordinal(FIRST_LISTED_FLOOR)} on, "
+    body = clauses[0] if len(clauses) == 1 else "; ".join(clauses[:-1]) + "; and " + clauses[-1]
+    top_run, top = max(((r, v) for r, v, _ in listed), key=lambda rv: float(rv[1]))
+    return f"{head}{body}. The highest is the {ordinal(top_run)}'s {top}."
+
+
 def figures():
     """Computes and prints every count; returns those the documents quote."""
     files = runs()
@@ -955,6 +1033,7 @@ def quoted(f):
         f"({two(t['mono'])} over the runs, {two(t['mono40'])} in the fortieth to {ordinal(n)})",
         f"| {lead['default']} | {two(t['default'])} since `31bd5c7` |",
         f"{two(t['default'])} over the {words(t['default'][2])} full runs since `31bd5c7`",
+        floor_list(t["default_listed"]),
         f"| {lead['coarse_floor']} | {two(t['coarse_floor'])} since `31bd5c7`, met in {t['coarse_floor'][2]} of "
         f"{t['default'][2]} |",
     ]
