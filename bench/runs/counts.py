@@ -58,6 +58,12 @@ It prints:
     full run, at `commit`", all but the twenty-sixth's, which keeps an
     older form): the ns that its hot-key and 1M ratios divide, and every
     round's figure of the targets it gives round by round;
+    - the coarse clock's hot key against the fastest per-key peer from the
+    twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
+    report prints it on each raw file: the medians' span, the peer's and
+    sluice-coarse's ns, and the runs with a round under 3.5x; and the
+    same runs' medians on two cores and 1,000 keys. BENCHMARKS.md gives
+    these where it once listed those runs one by one;
   - the README's two tables of the run it shows whole (LEAD, the
     fortieth), "At a glance" and the one under "Beside the Go limiters
     people use", each row as the report gives it on that run's raw file;
@@ -821,6 +827,48 @@ def floor_list(listed):
     return f"{head}{body}. The highest is the {ordinal(top_run)}'s {top}."
 
 
+# The first full run on fe6ad05's decision path (AllowN through locate),
+# from which BENCHMARKS.md sums up the coarse clock's hot key.
+FIRST_LOCATE = 27
+
+
+def coarse_since(full, texts):
+    """The coarse clock's hot key against the fastest per-key peer in the
+    full runs from FIRST_LOCATE on, as the report prints it on each raw
+    file: the span of the medians, of the peer's ns and of sluice-coarse's,
+    how many met 3.5x on the median, and the runs with a round under it.
+    BENCHMARKS.md gives this where it once listed the runs one by one."""
+    detail = re.compile(r"^(\S+) ([0-9.]+) ns ÷ sluice-coarse ([0-9.]+) ns; by round: (.*)$")
+    runs = []
+    for run, commit in enumerate(full, 1):
+        if run < FIRST_LOCATE:
+            continue
+        got = unique(report_targets(texts.get(commit + ".txt", "")), "coarse clock: ≥ 3.5×")
+        m = detail.match(got[1]) if got else None
+        if not m:
+            sys.exit(f"no coarse-clock hot key in the report on run {run}'s raw file (`{commit}`)")
+        rounds_ = [float(x) for x in m.group(4).split(", ")]
+        runs.append((run, float(got[0]), m.group(1), float(m.group(2)), float(m.group(3)), rounds_))
+    low = [(run, min(r)) for run, *_, r in runs if min(r) < 3.5]
+    met = sum(v >= 3.5 for _, v, *_ in runs)
+    peers = sorted({p for _, _, p, *_ in runs})
+    lo, hi = lambda i: min(x[i] for x in runs), lambda i: max(x[i] for x in runs)
+    text = (
+        f"From the {ordinal(FIRST_LOCATE)} to the {ordinal(len(full))} run, {words(len(runs))} runs on "
+        f"`fe6ad05`'s decision path, {'every run' if met == len(runs) else words(met) + ' runs'} met it on "
+        f"{'its' if met == len(runs) else 'their'} median: {lo(1):.2f}–{hi(1):.2f}×, "
+        f"{' or '.join(peers)} at {lo(3):.1f}–{hi(3):.1f} ns and sluice-coarse at {lo(4):.1f}–{hi(4):.1f} "
+        f"on the medians"
+    )
+    if low:
+        worst = min(low, key=lambda x: x[1])
+        text += (
+            f"; {words(len(low))} had a round under 3.5× ({ordinals([r for r, _ in low])}), "
+            f"the lowest {worst[1]:.2f}× in the {ordinal(worst[0])}"
+        )
+    return text + "."
+
+
 def figures():
     """Computes and prints every count; returns those the documents quote."""
     files = runs()
@@ -875,6 +923,8 @@ def figures():
     )
     for o in outside:
         print(f"  outside: {o}")
+    coarse = coarse_since(full, texts)
+    print(f"the coarse clock's hot key, full runs {FIRST_LOCATE}-{len(full)}: {coarse}")
 
     k = print_1k_full(full, first=26)
     t = targets(full)
@@ -910,6 +960,7 @@ def figures():
         "targets": t,
         "disagree": disagree + unlike,
         "lead": texts.get(full[LEAD - 1] + ".txt", ""),
+        "coarse_since": coarse,
     }
 
 
@@ -1043,6 +1094,15 @@ def quoted(f):
         f"now {above}% above the median of their {k['serial']} serial runs ({k['serial_median']:.2f} ns): {len(rs)} rounds in "
         f"{words(k['runs'])} runs, **{med:.2f}×** on the median, quartiles {q1:.2f}–{q3:.2f}×, all {span(rs)}",
         f"at 30 ns {span(at[30.0])} ({len(at[30.0])})",
+        f["coarse_since"],
+        # Two cores on 1,000 keys from the same run on, where the document
+        # stopped listing the runs one by one.
+        "the {} to {} runs' medians read {:.2f}–{:.2f}×".format(
+            ordinal(FIRST_LOCATE),
+            ordinal(n),
+            min(v for run, v in t["1k_by_run"].items() if run >= FIRST_LOCATE),
+            max(v for run, v in t["1k_by_run"].items() if run >= FIRST_LOCATE),
+        ),
     ]
     scaling, table = scaling_phrases()
     readme += scaling
