@@ -58,7 +58,7 @@ It prints:
     full run, at `commit`", all but the twenty-sixth's, which keeps an
     older form): the ns that its hot-key and 1M ratios divide, and every
     round's figure of the targets it gives round by round;
-    - the coarse clock's hot key against the fastest per-key peer from the
+  - the coarse clock's hot key against the fastest per-key peer from the
     twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
     report prints it on each raw file: the medians' span, the peer's and
     sluice-coarse's ns, and the runs with a round under 3.5x; and the
@@ -796,8 +796,8 @@ def ordinals(runs):
 
 
 # Where the README's list of the default clock's floor, run by run,
-# divides the runs printed "not met": those within a quarter of a point
-# of the target, and the higher ones it names.
+# divides the runs printed "not met": those under it, just past the
+# target's 1.1, and the higher ones, which it names.
 HIGH_FLOOR = 1.125
 
 
