@@ -497,6 +497,12 @@ def unique(found, words):
     return got[0] if len(got) == 1 else None
 
 
+def half_unit(figure):
+    """Half a unit of a written figure's last place: how far the value it
+    rounds may lie from it."""
+    return 0.5 * 10 ** -len(figure.split(".")[1])
+
+
 def table_against_reports(full, texts):
     """Each full run's column of BENCHMARKS.md's table, from the
     FIRST_BY_ROUND-th on, against the report's targets on its raw file:
@@ -514,10 +520,8 @@ def table_against_reports(full, texts):
         # Both are one value rounded, each to its own places: they agree
         # where the two roundings' intervals meet. (Python's round() on the
         # float cannot say so at a half: 1.135 is stored below itself and
-        # rounds to 1.13, and a rounds' median of 1.0975 beside a printed
-        # 1.098 is one value, 1.0975 or a little above.)
-        half = lambda x: 0.5 * 10 ** -len(x.split(".")[1])
-        return abs(float(written) - float(printed)) <= half(written) + half(printed) + 1e-9
+        # rounds to 1.13.)
+        return abs(float(written) - float(printed)) <= half_unit(written) + half_unit(printed) + 1e-9
 
     bad, compared = [], 0
     for i, commit in enumerate(full):
@@ -528,8 +532,7 @@ def table_against_reports(full, texts):
             compared += 1
             written = default_floor(cell("issue 2", i))[0]
             median = held_floor(os.path.join(RUNS, commit + ".txt"))
-            half = 0.5 * 10 ** -len(written.split(".")[1])
-            if median is None or abs(float(written) - median) > half + 1e-9:
+            if median is None or abs(float(written) - median) > half_unit(written) + 1e-9:
                 bad.append(
                     f"run {i + 1} (`{commit}`), floor, default clock: the table writes {written}, "
                     f"the median of the rounds the report holds is {median if median is None else round(median, 4)}"
@@ -551,8 +554,6 @@ def table_against_reports(full, texts):
             ("two cores, 1,000 keys", figure.findall(cell("two cores", i))[:1], "(keys-1k)"),
             ("two cores, 1M keys", figure.findall(cell("two cores", i))[1:2], "(keys-1M)"),
             ("floor, default clock", figure.findall(floor)[:1], "floor, default clock"),
-            # The rounds' median in brackets, which the README lists.
-            ("floor, default clock, in brackets", [default_floor(floor)[0]], "floor, default clock"),
             ("floor, monotonic clock", [mono.group(1)] if mono else [], "monotonic clock"),
             ("floor, coarse clock", [coarse.group(1)] if coarse else [], "floor, coarse clock"),
         ]
