@@ -90,12 +90,14 @@ percentiles to the whole ns) and exits 1, naming each one, unless
 README.md and bench/BENCHMARKS.md write every figure they quote from it
 as it computes it now (a run of white space matches any other), and
 unless every column of the table from the twenty-fifth run on, and each
-such run's section, agrees with the report, and unless every in-page
-link of the two documents (their tables of contents) names a heading.
-make test runs it, so that a full run added to the table and to
-bench/runs cannot leave the documents' counts behind. A change to the
-report that moves what it prints for a kept run fails it too, so that
-such a change is seen against every run it re-reads:
+such run's section, agrees with the report, unless every in-page link
+of the two documents (their tables of contents) names a heading, and
+unless each full run's chart (<commit>.svg, from the eighteenth on) is
+the one the report draws from its raw file. make test runs it, so that
+a full run added to the table and to bench/runs cannot leave the
+documents' counts behind. A change to the report that moves what it
+prints or draws for a kept run fails it too, so that such a change is
+seen against every run it re-reads:
 
     python3 bench/runs/counts.py --check
 
@@ -198,14 +200,37 @@ def commit_time(commit):
 
 
 def reports(files):
-    """The report (bench/cmd/report, built once) as it prints each file."""
-    out = {}
+    """The report (bench/cmd/report, built once) as it prints each file;
+    and, for each full run's file, whether the chart kept beside it
+    (<commit>.svg) is the one the report draws from it: a list of those
+    that are missing or differ, and how many were drawn."""
+    out, charts, drawn = {}, [], 0
+    full = re.compile(r"^[0-9a-f]{7}\.txt$")
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report")
         subprocess.run([os.environ.get("GO", "go"), "build", "-o", report, "./bench/cmd/report"], check=True)
         for f in files:
-            out[os.path.basename(f)] = subprocess.run([report, f], check=True, capture_output=True, text=True).stdout
-    return out
+            name = os.path.basename(f)
+            if not full.match(name):
+                out[name] = subprocess.run([report, f], check=True, capture_output=True, text=True).stdout
+                continue
+            svg = os.path.join(tmp, "chart.svg")
+            text = subprocess.run([report, "-svg", svg, f], check=True, capture_output=True, text=True).stdout
+            # The report names the chart it wrote on its last line; the
+            # text the other checks read is the report without it.
+            tail = f"\nchart: {svg}\n"
+            if not text.endswith(tail):
+                sys.exit(f"counts.py: the report on {name} did not end by naming its chart")
+            out[name] = text[: -len(tail)]
+            kept = f[: -len(".txt")] + ".svg"
+            drawn += 1
+            if not os.path.exists(kept):
+                charts.append(f"{os.path.relpath(kept)} is missing: the report draws it from {name}")
+                continue
+            with open(kept, "rb") as a, open(svg, "rb") as b:
+                if a.read() != b.read():
+                    charts.append(f"{os.path.relpath(kept)} is not the chart the report draws from {name}")
+    return out, charts, drawn
 
 
 def machine_ratios(texts):
@@ -1010,7 +1035,10 @@ def figures():
         f"{percentile(slow, 1):.2f}-{percentile(slow, 99):.2f} ns"
     )
     print(f"  over a microsecond (a descheduled vCPU): {len(stalled)}")
-    texts = reports(files)
+    texts, charts, drawn = reports(files)
+    print(f"charts: {drawn} full runs' drawn again from their raw files, {len(charts)} unlike the one kept")
+    for c in charts:
+        print(f"  {c}")
     ratios = machine_ratios(texts)
     inside = 0
     if ratios:
@@ -1085,6 +1113,8 @@ def figures():
         "k": k,
         "targets": t,
         "disagree": disagree + unlike,
+        "charts": charts,
+        "drawn": drawn,
         "lead": texts.get(full[LEAD - 1] + ".txt", ""),
         "coarse_since": coarse,
         "calm": turns,
@@ -1294,20 +1324,22 @@ def check():
                 missing.append(f"{doc}: {p}")
     for d in f["disagree"]:
         missing.append(f"bench/BENCHMARKS.md, {d}")
+    missing += f["charts"]
     if f["calm"][-1][0] != LEAD:
         missing.append(
             f"LEAD: the rule of calm_lead names the {ordinal(f['calm'][-1][0])} run as the lead, not the "
             f"{ordinal(LEAD)}: set LEAD, and make that run the one README.md shows and BENCHMARKS.md opens with"
         )
     if missing:
-        print("counts.py --check: these figures, computed from bench/runs, are not in the documents:")
+        print("counts.py --check: these figures and charts are not as computed from bench/runs:")
         for m in missing:
             print("  " + m)
         print("run python3 bench/runs/counts.py and bring the documents up to date")
         sys.exit(1)
     print(
         f"counts.py --check: {n} phrases in README.md and bench/BENCHMARKS.md agree with bench/runs, "
-        f"and their {links} in-page links each reach a heading"
+        f"their {links} in-page links each reach a heading, and the {f['drawn']} full runs' charts are "
+        f"the report's"
     )
 
 
