@@ -41,7 +41,9 @@ It prints:
     Of those, the rounds of the runs after the rule was set (RULE_SET),
     run by run: the rule's test out of the sample it was set on.
     Then the same with the serial limit at 25, 27, 28 and 30 ns, to show
-    how much the limit moves them. A slow serial run is the ratio's
+    how much the limit moves them (for the README, also the run of the
+    lowest round at 26 ns, and each round that reaches 1.8x at 30 ns,
+    with its run and serial run). A slow serial run is the ratio's
     denominator: it raises the ratio without the two cores being any
     faster, so the rule holds the serial run to the usual speed; a slow
     two-core run stays in;
@@ -314,7 +316,18 @@ def print_1k_full(full, first, limit=26.0, others=(25.0, 27.0, 28.0, 30.0)):
                 f"  serial at most {most:.0f} ns: {len(rs)} rounds, {rs[0]:.2f}-{rs[-1]:.2f}x, "
                 f"median {quartiles(rs)[1]:.2f}x, {sum(r >= 1.8 for r in rs)} at 1.8x or more"
             )
+    # The README names the lowest counted round's run, and each round
+    # that reaches 1.8x only with the limit at 30 ns, with its run and the
+    # span of their serial runs.
+    low = [run for r, run in got if r == ratios[0]]
+    high = sorted(
+        (run, round(s / p, 2), s)
+        for run, s, p, h in every
+        if h is not None and h < FAST and s <= 30.0 and round(s / p, 2) >= 1.8
+    )
     return {
+        "lowest": f"The lowest, {ordinals(sorted(set(low)))}'s {ratios[0]:.2f}×",
+        "high30": high,
         "serial": len(serial),
         "serial_median": serial_median,
         "rounds": ratios,
@@ -1159,6 +1172,23 @@ def print_quick():
         )
 
 
+def high30(high):
+    """The rounds that reach 1.8x with the serial limit at 30 ns, as the
+    README lists them: each run's rounds ("the fifty-first's two 1.84×"),
+    then the span of their serial runs."""
+    parts = []
+    for run in sorted({run for run, _, _ in high}):
+        rs = [r for o, r, _ in high if o == run]
+        same = len(set(rs)) == 1
+        parts.append(
+            f"the {ordinal(run)}'s "
+            + (f"{words(len(rs))} {rs[0]:.2f}×" if same and len(rs) > 1 else " and ".join(f"{r:.2f}×" for r in rs))
+        )
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    serial = [s for _, _, s in high]
+    return f"{listed}, over serial runs of {min(serial):.2f}–{max(serial):.2f} ns"
+
+
 def quoted(f):
     """The phrases README.md and BENCHMARKS.md write with these figures,
     each as the document words it."""
@@ -1200,6 +1230,8 @@ def quoted(f):
         "median, " + " and ".join(sorted({f"{quartiles(at[x])[1]:.2f}" for x in at})) + "× at each of 25, 27, 28 and 30 ns",
         f"only at 30 ns do {words(sum(r >= 1.8 for r in at[30.0]))} rounds reach 1.8×"
         + ("" if not any(r >= 1.8 for x in (25.0, 27.0, 28.0) for r in at[x]) else " (and below 30 ns too)"),
+        k["lowest"],
+        high30(k["high30"]),
         f"{f['inside_1m']} of those runs' {f['rounds_1m']} read 1.85–2.31×",
         f"where the counted rounds' median is {f['serial_1m']:.1f})",
         f["outside_1m"],
