@@ -75,9 +75,9 @@ It prints:
     lead's, and sluice's serial runs that the targets read spread less
     from round to round than the lead's; each run that took the lead,
     with both measures. With --check, LEAD must be the run it names;
-  - the README's two tables of the run it shows whole (LEAD, the
-    sixty-sixth), "At a glance" and the one under "Beside the Go limiters
-    people use", each row as the report gives it on that run's raw file;
+  - the README's two tables of the run it shows whole (LEAD),
+    "At a glance" and the one under "Beside the Go limiters people
+    use", each row as the report gives it on that run's raw file;
   - with --check only: the README's "Multi-core scaling" list and the
     sweep table of BENCHMARKS.md's ninth 16-core session, from that
     session's raw file (SWEEP16): medians of its rounds, and the rounds'
@@ -388,7 +388,10 @@ def calmness(path):
             )
         ]
         if len(ns) < 2:
-            sys.exit(f"counts.py: {os.path.relpath(path)} has {len(ns)} serial runs of {impl} on {scenario}, not a round each")
+            sys.exit(
+                f"counts.py: {os.path.relpath(path)} has {len(ns)} serial runs of {impl} on {scenario}, "
+                "not one a round"
+            )
         widest = max(widest, max(ns) / min(ns))
     return sum(1 for v in values if v >= FAST), len(values), widest
 
@@ -1051,7 +1054,7 @@ def figures():
     )
     print(f"  over a microsecond (a descheduled vCPU): {len(stalled)}")
     texts, charts, drawn = reports(files)
-    print(f"charts: {drawn} full runs' drawn again from their raw files, {len(charts)} unlike the one kept")
+    print(f"charts: {drawn} full runs' charts drawn again from their raw files, {len(charts)} unlike the one kept")
     for c in charts:
         print(f"  {c}")
     ratios = machine_ratios(texts)
@@ -1090,12 +1093,14 @@ def figures():
     median_1m = statistics.median(serial_1m)
     # The README splits the rounds outside 1.85-2.31x by their two-core
     # run: slower than every round inside, or not.
-    slower = [p for _, p in two_out if p > max(two_in)]
-    outside_1m = (
-        f"and {words(len(two_out))} {min(r for r, _ in two_out):.2f}–{max(r for r, _ in two_out):.2f}×: "
-        f"{words(len(slower))} with their two-core run slower than usual ({min(slower):.1f}–{max(slower):.1f} ns, "
-        f"against {min(two_in):.1f}–{max(two_in):.1f} in the others)"
-    )
+    slower = [p for _, p in two_out if p > max(two_in, default=0)]
+    outside_1m = ""
+    if slower:
+        outside_1m = (
+            f"and {words(len(two_out))} {min(r for r, _ in two_out):.2f}–{max(r for r, _ in two_out):.2f}×: "
+            f"{words(len(slower))} with their two-core run slower than usual "
+            f"({min(slower):.1f}–{max(slower):.1f} ns, against {min(two_in):.1f}–{max(two_in):.1f} in the others)"
+        )
     print(
         f"two cores on 1M keys, full runs 30-{len(full)}: {counted} rounds at a fast handoff "
         f"over a serial run of at most 340 ns, {counted - len(outside)} of them at 1.85-2.31x, "
@@ -1175,7 +1180,10 @@ def print_quick():
 def high30(high):
     """The rounds that reach 1.8x with the serial limit at 30 ns, as the
     README lists them: each run's rounds ("the fifty-first's two 1.84×"),
-    then the span of their serial runs."""
+    then the span of their serial runs ("" where there are none, and
+    the README's sentence, which names them, then fails as it should)."""
+    if not high:
+        return ""
     parts = []
     for run in sorted({run for run, _, _ in high}):
         rs = [r for o, r, _ in high if o == run]
