@@ -944,6 +944,15 @@ def ordinal(n):
     return head + "-" + last if head else last
 
 
+def joined(parts, sep=", "):
+    """Parts as the documents list them: sep between, "and" before the
+    last ("a, b and c"; with sep "; ", "a; b; and c")."""
+    if len(parts) < 2:
+        return "".join(parts)
+    last = "; and " if sep == "; " else " and "
+    return sep.join(parts[:-1]) + last + parts[-1]
+
+
 def ordinals(runs):
     """Runs by number, in words as the documents list them: three or more
     in a row as "the sixtieth to sixty-fifth", the last joined by "and"."""
@@ -956,7 +965,7 @@ def ordinals(runs):
     parts = []
     for g in groups:
         parts += [f"{ordinal(g[0])} to {ordinal(g[-1])}"] if len(g) >= 3 else [ordinal(r) for r in g]
-    return "the " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0])
+    return "the " + joined(parts)
 
 
 # Where the README's list of the default clock's floor, run by run,
@@ -986,7 +995,7 @@ def floor_list(listed):
             f"{words(len(high))} \"not met\" at {span([v for _, v in high])} ({ordinals([r for r, _ in high])})"
         )
     head = f"Of the {words(len(listed))} from the {ordinal(FIRST_LISTED_FLOOR)} on, "
-    body = clauses[0] if len(clauses) == 1 else "; ".join(clauses[:-1]) + "; and " + clauses[-1]
+    body = joined(clauses, "; ")
     top_run, top = max(((r, v) for r, v, _ in listed), key=lambda rv: float(rv[1]))
     return f"{head}{body}. The highest is the {ordinal(top_run)}'s {top}."
 
@@ -1092,9 +1101,10 @@ def figures():
                     two_in.append(p)
     median_1m = statistics.median(serial_1m)
     # The README splits the rounds outside 1.85-2.31x by their two-core
-    # run: slower than every round inside, or not.
+    # run: slower than every round inside, or not. Without such rounds the
+    # phrase says so, and the README's sentence, which names them, fails.
     slower = [p for _, p in two_out if p > max(two_in, default=0)]
-    outside_1m = ""
+    outside_1m = "no round outside 1.85–2.31× with a two-core run slower than every round inside"
     if slower:
         outside_1m = (
             f"and {words(len(two_out))} {min(r for r, _ in two_out):.2f}–{max(r for r, _ in two_out):.2f}×: "
@@ -1180,10 +1190,10 @@ def print_quick():
 def high30(high):
     """The rounds that reach 1.8x with the serial limit at 30 ns, as the
     README lists them: each run's rounds ("the fifty-first's two 1.84×"),
-    then the span of their serial runs ("" where there are none, and
-    the README's sentence, which names them, then fails as it should)."""
+    then the span of their serial runs. Where there are none it says so,
+    and the README's sentence, which names them, fails the check."""
     if not high:
-        return ""
+        return "no round reaches 1.8× with the serial limit at 30 ns"
     parts = []
     for run in sorted({run for run, _, _ in high}):
         rs = [r for o, r, _ in high if o == run]
@@ -1192,9 +1202,8 @@ def high30(high):
             f"the {ordinal(run)}'s "
             + (f"{words(len(rs))} {rs[0]:.2f}×" if same and len(rs) > 1 else " and ".join(f"{r:.2f}×" for r in rs))
         )
-    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
     serial = [s for _, _, s in high]
-    return f"{listed}, over serial runs of {min(serial):.2f}–{max(serial):.2f} ns"
+    return f"{joined(parts)}, over serial runs of {min(serial):.2f}–{max(serial):.2f} ns"
 
 
 def quoted(f):
@@ -1320,7 +1329,7 @@ def quoted(f):
     turns = [
         f"the {ordinal(run)} ({slow} of {n}; {(widest - 1) * 100:.1f}%)" for run, slow, n, widest in f["calm"]
     ]
-    benchmarks.append("took the lead in turn: " + (", ".join(turns[:-1]) + " and " + turns[-1] if len(turns) > 1 else turns[0]))
+    benchmarks.append("took the lead in turn: " + joined(turns))
     readme.append(f"At a glance, from the {ordinal(LEAD)} full run of `make bench-full`")
     scaling, table = scaling_phrases()
     readme += scaling
