@@ -62,7 +62,10 @@ It prints:
     table shows; and so is each run's own section in the history ("A ...
     full run, at `commit`", all but the twenty-sixth's, which keeps an
     older form): the ns that its hot-key and 1M ratios divide, and every
-    round's figure of the targets it gives round by round;
+    round's figure of the targets it gives round by round; and, from the
+    fifty-third on (FIRST_OPENING), its opening paragraph's median
+    handoff and span, its count of parallel benchmarks in the slow mode
+    and over a microsecond, and BenchmarkMachine's ratio;
   - the coarse clock's hot key against the fastest per-key peer from the
     twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
     report prints it on each raw file: the medians' span, the peer's and
@@ -597,6 +600,13 @@ def targets(full):
 # table's.
 FIRST_BY_ROUND = 25
 
+# The first full run whose section opens in the form every later one
+# keeps: "A handoff of 25.9 ns on the median (22.7–208.9 ns), 46 of 224
+# parallel benchmarks in the slow mode, none over a microsecond;
+# `BenchmarkMachine` 1.97×". From it on, those figures are held to the raw
+# file and the report on it.
+FIRST_OPENING = 53
+
 
 def report_targets(text):
     """The report's target lines: each target's words, the figure printed
@@ -682,12 +692,52 @@ def table_against_reports(full, texts):
     return bad, compared
 
 
+def opening_against_report(opening, path, text):
+    """A section's opening paragraph, from the FIRST_OPENING-th run on,
+    against its raw file (path) and the report on it (text): the median
+    handoff, and its span where the paragraph gives one; how many parallel
+    benchmarks were in the slow mode and of how many; how many were over a
+    microsecond ("none", "one", ...); and BenchmarkMachine's ratio. The
+    first of each in the paragraph is the run's own (a later one may
+    compare it with another run's). What disagrees."""
+    body = " ".join(opening.split())
+    report = re.search(r"median ([0-9.]+) ns, ([0-9.]+) to ([0-9.]+) over ([0-9]+) benchmarks", text)
+    machine = re.search(r"arithmetic alone.*: ([0-9.]+)×", text)
+    if report is None or machine is None:
+        return ["the report prints no handoff or BenchmarkMachine line"]
+    med, lo, hi, n = report.groups()
+    values = handoffs([path])
+    slow = sum(1 for v in values if FAST <= v <= STALLED)
+    stalled = sum(1 for v in values if v > STALLED)
+    bad = []
+    m = re.search(r"handoff of ([0-9.]+) ns on the median( \(([0-9.]+)–([0-9.]+) ns)?", body)
+    if m is None:
+        bad.append("no \"handoff of ... ns on the median\"")
+    elif m.group(1) != med or (m.group(2) and (m.group(3), m.group(4)) != (lo, hi)):
+        span = f" ({m.group(3)}–{m.group(4)} ns)" if m.group(2) else ""
+        bad.append(f"the opening writes a handoff of {m.group(1)} ns{span}, the report prints {med} ({lo}–{hi})")
+    m = re.search(r"([0-9]+) of ([0-9]+) parallel benchmarks in the slow mode", body)
+    if m is None or (int(m.group(1)), m.group(2)) != (slow, n):
+        written = f"{m.group(1)} of {m.group(2)}" if m else "no count"
+        bad.append(f"the opening writes {written} in the slow mode, the raw file has {slow} of {n}")
+    m = re.search(r"\b([a-z]+|[0-9]+) over a microsecond", body)
+    want = "none" if stalled == 0 else words(stalled)
+    if m is None or m.group(1) != want:
+        bad.append(f"the opening writes {m.group(1) if m else 'nothing'} over a microsecond, the raw file has {want}")
+    m = re.search(r"`BenchmarkMachine` ([0-9.]+)×", body)
+    if m is None or m.group(1) != machine.group(1):
+        bad.append(f"the opening writes BenchmarkMachine {m.group(1) if m else 'nowhere'}, the report {machine.group(1)}")
+    return bad
+
+
 def sections_against_reports(full, texts):
     """Each full run's own section in BENCHMARKS.md's history ("A ...
     full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
     report on its raw file: the ns the hot key's and 1M keys' ratios
     divide, and every target's figures round by round (with the handoff
-    beside each two-core round). The lines where the two disagree. The
+    beside each two-core round); from the FIRST_OPENING-th on, also its
+    opening paragraph (opening_against_report). The lines where the two
+    disagree, how many rows were read and how many openings. The
     twenty-sixth's section keeps the form the head of the file had while
     that run led it (its rounds in brackets beside the medians), so it is
     left out."""
@@ -703,7 +753,7 @@ def sections_against_reports(full, texts):
     at = re.compile(r"([0-9]+\.[0-9]+) at (?:an? )?([0-9]+)")
     # What the document adds in brackets (a round's slow ns, say) is not a round.
     plain = lambda cell: re.sub(r"\([^)]*\)", "", cell)
-    bad, rows_read = [], 0
+    bad, rows_read, openings = [], 0, 0
     for i, commit in enumerate(full, 1):
         if i < FIRST_BY_ROUND or i == 26:
             continue
@@ -713,6 +763,11 @@ def sections_against_reports(full, texts):
             article = "An" if ordinal(i)[0] in "aeiou" else "A"
             bad.append(f"{where}: no section headed \"{article} {ordinal(i)} full run, at `{commit}`\"")
             continue
+        if i >= FIRST_OPENING:
+            openings += 1
+            opening = section.split("\n| ", 1)[0]
+            path = os.path.join(RUNS, commit + ".txt")
+            bad += [f"{where}, opening: {d}" for d in opening_against_report(opening, path, texts.get(commit + ".txt", ""))]
         rows = {}
         for line in section.split("\n"):
             cells = [c.strip() for c in line.split("|")[1:-1]]
@@ -751,7 +806,7 @@ def sections_against_reports(full, texts):
                 want = [x for d in details for x in figure.findall(d.split(";")[0])[:2]]
                 if written != want:
                     bad.append(f"{where}, {name}: the section divides {written}, the report {want}")
-    return bad, rows_read
+    return bad, rows_read, openings
 
 
 # The Go limiters the suite runs a limiter per key of; the single limiters
@@ -1124,7 +1179,7 @@ def figures():
     k = print_1k_full(full, first=26)
     t = targets(full)
     disagree, compared = table_against_reports(full, texts)
-    unlike, rows_read = sections_against_reports(full, texts)
+    unlike, rows_read, openings = sections_against_reports(full, texts)
     for line, bad in (
         (
             f"runs {FIRST_BY_ROUND}-{len(full)} against the report on their raw files: "
@@ -1133,7 +1188,7 @@ def figures():
         ),
         (
             f"their sections in BENCHMARKS.md's history (but the twenty-sixth's) against the same: "
-            f"{rows_read} rows read, {len(unlike)} disagree",
+            f"{rows_read} rows and {openings} opening paragraphs read, {len(unlike)} lines disagree",
             unlike,
         ),
     ):
@@ -1155,6 +1210,7 @@ def figures():
         "k": k,
         "targets": t,
         "disagree": disagree + unlike,
+        "sections": (rows_read, openings),
         "charts": charts,
         "drawn": drawn,
         "lead": texts.get(full[LEAD - 1] + ".txt", ""),
@@ -1402,8 +1458,9 @@ def check():
         sys.exit(1)
     print(
         f"counts.py --check: {n} phrases in README.md and bench/BENCHMARKS.md agree with bench/runs, "
-        f"their {links} in-page links each reach a heading, and the {f['drawn']} full runs' charts are "
-        f"the report's"
+        f"their {links} in-page links each reach a heading, the history's {f['sections'][0]} rows and "
+        f"{f['sections'][1]} openings of full runs are as the report prints and the raw files hold, and "
+        f"the {f['drawn']} full runs' charts are the report's"
     )
 
 
