@@ -30,10 +30,11 @@ test: vet lint unit race stress-short mutants counts
 # output in bench/runs (rounds, runs, medians, quartiles) and over the
 # table of every full run; check that each is what bench/runs/counts.py
 # computes from the files now, and that the table's figures from the
-# twenty-fifth run on, and those runs' sections (their tables, and from
-# the fifty-third on the handoffs and BenchmarkMachine their openings
-# give), are what the report prints on each raw file and what the file
-# holds, and that each in-page link of the two
+# twenty-fifth run on, and those runs' sections (their tables; from the
+# fifty-third on the handoffs and BenchmarkMachine their openings give;
+# from the fifty-sixth on their running counts of the 1,000-key rounds),
+# are what the report prints on each raw file and what the files hold,
+# and that each in-page link of the two
 # documents names a heading. It needs python3: where there is none it is
 # skipped, except in CI, which installs it.
 counts:

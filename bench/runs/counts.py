@@ -65,7 +65,10 @@ It prints:
     round's figure of the targets it gives round by round; and, from the
     fifty-third on (FIRST_OPENING), its opening paragraph's median
     handoff and span, its count of parallel benchmarks in the slow mode
-    and over a microsecond, and BenchmarkMachine's ratio;
+    and over a microsecond, and BenchmarkMachine's ratio; and, from the
+    fifty-sixth on, the running count of the 1,000-key rounds it gives
+    ("now 121 rounds in fifty-six runs, ...", and those since the rule
+    was set), as the rule counts them over the runs up to it;
   - the coarse clock's hot key against the fastest per-key peer from the
     twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
     report prints it on each raw file: the medians' span, the peer's and
@@ -262,22 +265,36 @@ def quartiles(sorted_values):
     return median(sorted_values[: n // 2]), median(sorted_values), median(sorted_values[(n + 1) // 2 :])
 
 
-def print_1k_full(full, first, limit=26.0, others=(25.0, 27.0, 28.0, 30.0)):
-    """Two cores on 1,000 keys in the full runs from the first-th on: the
-    rounds at a fast handoff over a serial run of at most limit ns."""
-    every = [
+# The 1,000-key rounds are counted in the full runs from this one on
+# (bdd361b's engine), those over a serial run of at most LIMIT_1K ns.
+FIRST_1K, LIMIT_1K = 26, 26.0
+
+
+def rounds_1k(full, first):
+    """Every 1,000-key round of the full runs from the first-th on, as
+    (run, serial ns, two-core ns, handoff ns)."""
+    return [
         (run, s, p, h)
         for run, commit in enumerate(full, 1)
         if run >= first
         for s, p, h in rounds(os.path.join(RUNS, commit + ".txt"), "keys-1k")
     ]
 
+
+def counted_1k(every, most):
+    """The rounds of every (rounds_1k) that the rule counts with its
+    serial limit at most ns: at a fast handoff, over a serial run of at
+    most that. Each as (ratio to two places, run)."""
+    return [(round(s / p, 2), run) for run, s, p, h in every if h is not None and h < FAST and s <= most]
+
+
+def print_1k_full(full, first, limit=LIMIT_1K, others=(25.0, 27.0, 28.0, 30.0)):
+    """Two cores on 1,000 keys in the full runs from the first-th on: the
+    rounds at a fast handoff over a serial run of at most limit ns."""
+    every = rounds_1k(full, first)
+
     def counted(most):
-        return [
-            (round(s / p, 2), run)
-            for run, s, p, h in every
-            if h is not None and h < FAST and s <= most
-        ]
+        return counted_1k(every, most)
 
     got = counted(limit)
     if not got:
@@ -730,6 +747,41 @@ def opening_against_report(opening, path, text):
     return bad
 
 
+def running_1k(body, got, run):
+    """A section's running count of the 1,000-key rounds, from the run
+    after the rule was set on: "now 121 rounds in fifty-six runs,
+    1.10–1.71×, median 1.59×, quartiles 1.50–1.62×" and "the 62 rounds
+    since the rule was set read 1.59× on the median (1.10–1.70×)", each
+    figure that the section gives held to the rule's count over the runs
+    up to this one (got, counted_1k's). How many phrases were read, and
+    what disagrees."""
+    upto = sorted(r for r, o in got if o <= run)
+    since = sorted(r for r, o in got if RULE_SET < o <= run)
+    if not upto:
+        return 0, []
+    q1, med, q3 = quartiles(upto)
+    want = [str(len(upto)), words(len({o for _, o in got if o <= run})), f"{upto[0]:.2f}", f"{upto[-1]:.2f}",
+            f"{med:.2f}", f"{q1:.2f}", f"{q3:.2f}"]
+    read, bad = 0, []
+    total = re.compile(
+        r"(?:[Nn]ow|stays at) ([0-9]+) rounds in ([a-z-]+) runs(?:, ([0-9.]+)–([0-9.]+)×"
+        r"(?:, median ([0-9.]+)×, quartiles ([0-9.]+)–([0-9.]+)×)?)?"
+    )
+    for m in total.finditer(body):
+        read += 1
+        written = [g for g in m.groups()]
+        expect = [w if g is not None else None for g, w in zip(written, want)]
+        if written != expect:
+            bad.append(f"the running count writes {m.group(0)!r}, the rule counts {want}")
+    after = re.compile(r"the ([0-9]+) rounds since the rule was set read ([0-9.]+)× on the median \(([0-9.]+)–([0-9.]+)×\)")
+    for m in after.finditer(body):
+        read += 1
+        expect = (str(len(since)), f"{quartiles(since)[1]:.2f}", f"{since[0]:.2f}", f"{since[-1]:.2f}") if since else None
+        if m.groups() != expect:
+            bad.append(f"the count since the rule writes {m.group(0)!r}, the rule counts {expect}")
+    return read, bad
+
+
 def sections_against_reports(full, texts):
     """Each full run's own section in BENCHMARKS.md's history ("A ...
     full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
@@ -753,7 +805,8 @@ def sections_against_reports(full, texts):
     at = re.compile(r"([0-9]+\.[0-9]+) at (?:an? )?([0-9]+)")
     # What the document adds in brackets (a round's slow ns, say) is not a round.
     plain = lambda cell: re.sub(r"\([^)]*\)", "", cell)
-    bad, rows_read, openings = [], 0, 0
+    bad, rows_read, openings, running = [], 0, 0, 0
+    got = counted_1k(rounds_1k(full, FIRST_1K), LIMIT_1K)
     for i, commit in enumerate(full, 1):
         if i < FIRST_BY_ROUND or i == 26:
             continue
@@ -763,6 +816,10 @@ def sections_against_reports(full, texts):
             article = "An" if ordinal(i)[0] in "aeiou" else "A"
             bad.append(f"{where}: no section headed \"{article} {ordinal(i)} full run, at `{commit}`\"")
             continue
+        if i > RULE_SET:
+            n, wrong = running_1k(" ".join(section.split()), got, i)
+            running += n
+            bad += [f"{where}: {d}" for d in wrong]
         if i >= FIRST_OPENING:
             openings += 1
             opening = section.split("\n| ", 1)[0]
@@ -806,7 +863,7 @@ def sections_against_reports(full, texts):
                 want = [x for d in details for x in figure.findall(d.split(";")[0])[:2]]
                 if written != want:
                     bad.append(f"{where}, {name}: the section divides {written}, the report {want}")
-    return bad, rows_read, openings
+    return bad, rows_read, openings, running
 
 
 # The Go limiters the suite runs a limiter per key of; the single limiters
@@ -1176,10 +1233,10 @@ def figures():
     coarse = coarse_since(full, texts)
     print(f"the coarse clock's hot key, full runs {FIRST_LOCATE}-{len(full)}: {coarse}")
 
-    k = print_1k_full(full, first=26)
+    k = print_1k_full(full, first=FIRST_1K)
     t = targets(full)
     disagree, compared = table_against_reports(full, texts)
-    unlike, rows_read, openings = sections_against_reports(full, texts)
+    unlike, rows_read, openings, running = sections_against_reports(full, texts)
     for line, bad in (
         (
             f"runs {FIRST_BY_ROUND}-{len(full)} against the report on their raw files: "
@@ -1188,7 +1245,8 @@ def figures():
         ),
         (
             f"their sections in BENCHMARKS.md's history (but the twenty-sixth's) against the same: "
-            f"{rows_read} rows and {openings} opening paragraphs read, {len(unlike)} lines disagree",
+            f"{rows_read} rows, {openings} opening paragraphs and {running} running counts of the 1,000-key "
+            f"rounds read, {len(unlike)} lines disagree",
             unlike,
         ),
     ):
@@ -1210,7 +1268,7 @@ def figures():
         "k": k,
         "targets": t,
         "disagree": disagree + unlike,
-        "sections": (rows_read, openings),
+        "sections": (rows_read, openings, running),
         "charts": charts,
         "drawn": drawn,
         "lead": texts.get(full[LEAD - 1] + ".txt", ""),
@@ -1458,8 +1516,9 @@ def check():
         sys.exit(1)
     print(
         f"counts.py --check: {n} phrases in README.md and bench/BENCHMARKS.md agree with bench/runs, "
-        f"their {links} in-page links each reach a heading, the history's {f['sections'][0]} rows and "
-        f"{f['sections'][1]} openings of full runs are as the report prints and the raw files hold, and "
+        f"their {links} in-page links each reach a heading, the history's {f['sections'][0]} rows, "
+        f"{f['sections'][1]} openings and {f['sections'][2]} running counts of full runs are as the report "
+        f"prints and the raw files hold, and "
         f"the {f['drawn']} full runs' charts are the report's"
     )
 
