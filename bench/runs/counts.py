@@ -62,8 +62,11 @@ It prints:
     prints on that run's raw file, so that a figure mistyped into the
     table shows; and so is each run's own section in the history ("A ...
     full run, at `commit`", all but the twenty-sixth's, which keeps an
-    older form): the ns that its hot-key and 1M ratios divide, and every
-    round's figure of the targets it gives round by round; and, from the
+    older form): the ns that its hot-key and 1M ratios divide, the
+    ratios themselves and the two-core medians (but the twenty-fifth's
+    two-core medians, which its own report read off the ratio of the
+    medians), and every round's figure of the targets it gives round by
+    round; and, from the
     fifty-third on (FIRST_OPENING), its opening paragraph's median
     handoff and span, its count of parallel benchmarks in the slow mode
     and over a microsecond, and BenchmarkMachine's ratio; and, from the
@@ -814,7 +817,8 @@ def sections_against_reports(full, texts):
     """Each full run's own section in BENCHMARKS.md's history ("A ...
     full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
     report on its raw file: the ns the hot key's and 1M keys' ratios
-    divide, and every target's figures round by round (with the handoff
+    divide, those ratios and the two-core medians, and every target's
+    figures round by round (with the handoff
     beside each two-core round); from the FIRST_OPENING-th on, also its
     opening paragraph (opening_against_report). The lines where the two
     disagree, how many rows were read and how many openings. The
@@ -884,6 +888,13 @@ def sections_against_reports(full, texts):
                 bad.append(f"{where}, {name}: " + ("no row in its section" if row is None else "nothing in the report"))
                 continue
             rows_read += 1
+            # The ratios the medians column gives: "... ÷ sluice 20.3 ns: **3.75×**" for each
+            # of serial and parallel, or "1.54×, not met" on two cores.
+            # The twenty-fifth's section keeps the two-core medians its own
+            # report printed, on the ratio of the medians, and says so.
+            ratios = re.findall(r"([0-9]+\.[0-9]+)×", plain(row[1]).replace("*", ""))
+            if ratios != [f for f, _ in details] and not (i == FIRST_BY_ROUND and name.startswith("two cores")):
+                bad.append(f"{where}, {name}: the section's medians read {ratios}, the report prints {[f for f, _ in details]}")
             details = [d for _, d in details]
             rounds = [d.split("by round", 1)[1] for d in details]
             if name.startswith("two cores"):
