@@ -155,8 +155,14 @@ $(ENGINE_BIN): FORCE
 	@mkdir -p $(OUT)
 	$(GO) test -c -o $(ENGINE_BIN) .
 
+# The raw output opens with what it was run on, as benchfmt configuration
+# lines (benchstat and the report read past them): the Go version, the
+# date it started, and the commit where the tree is a git checkout
+# ("-dirty" where a tracked file differs from it).
 bench: $(BENCH_BIN) $(ENGINE_BIN)
-	@: > $(OUT)/bench.txt
+	@{ echo "go: $$($(GO) env GOVERSION)"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; \
+	  if c=$$(git rev-parse --short=7 HEAD 2>/dev/null); then \
+	    git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; echo "commit: $$c"; fi; } > $(OUT)/bench.txt
 	@for r in $$(seq 1 $(COUNT)); do \
 	  echo "# round $$r of $(COUNT)"; \
 	  $(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters|Machine|Miss' -test.benchtime $(BENCHTIME) -test.count 1 $(BENCH_CPU) \

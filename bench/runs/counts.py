@@ -747,12 +747,14 @@ def opening_against_report(opening, path, text):
     benchmarks were in the slow mode and of how many; how many were over a
     microsecond ("none", "one", ...); and BenchmarkMachine's ratio. The
     first of each in the paragraph is the run's own (a later one may
-    compare it with another run's). What disagrees."""
+    compare it with another run's); and where the raw file opens with the
+    Go and the date it was run on (make bench writes them), those. What
+    disagrees, and the commit the raw file names, if it names one."""
     body = " ".join(opening.split())
     report = re.search(r"median ([0-9.]+) ns, ([0-9.]+) to ([0-9.]+) over ([0-9]+) benchmarks", text)
     machine = re.search(r"arithmetic alone.*: ([0-9.]+)×", text)
     if report is None or machine is None:
-        return ["the report prints no handoff or BenchmarkMachine line"]
+        return ["the report prints no handoff or BenchmarkMachine line"], None
     med, lo, hi, n = report.groups()
     values = handoffs([path])
     slow = sum(1 for v in values if FAST <= v <= STALLED)
@@ -775,7 +777,16 @@ def opening_against_report(opening, path, text):
     m = re.search(r"`BenchmarkMachine` ([0-9.]+)×", body)
     if m is None or m.group(1) != machine.group(1):
         bad.append(f"the opening writes BenchmarkMachine {m.group(1) if m else 'nowhere'}, the report {machine.group(1)}")
-    return bad
+    # The raw output of make bench from 2026-11-28 on opens with what it
+    # was run on: the opening must name the same Go and date.
+    with open(path) as fh:
+        raw = fh.read()
+    header = dict(re.findall(r"^(go|date|commit): (\S+)$", raw[: raw.find("\nBenchmark")], re.M))
+    if "go" in header and f"Go {header['go'].removeprefix('go')}," not in body:
+        bad.append(f"the opening does not name the Go the raw file was run on, {header['go']}")
+    if "date" in header and f", {header['date'][:10]}," not in body:
+        bad.append(f"the opening does not give the date the raw file was run on, {header['date'][:10]}")
+    return bad, header.get("commit")
 
 
 def running_1k(body, got, run):
@@ -865,7 +876,11 @@ def sections_against_reports(full, texts):
             openings += 1
             opening = section.split("\n| ", 1)[0]
             path = os.path.join(RUNS, commit + ".txt")
-            bad += [f"{where}, opening: {d}" for d in opening_against_report(opening, path, texts.get(commit + ".txt", ""))]
+            wrong, ran = opening_against_report(opening, path, texts.get(commit + ".txt", ""))
+            bad += [f"{where}, opening: {d}" for d in wrong]
+            # A raw file that names its commit was run at the one it is kept under, clean.
+            if ran is not None and ran != commit:
+                bad.append(f"{where}: its raw file was run at {ran}, not at {commit}")
         rows = {}
         for line in section.split("\n"):
             cells = [c.strip() for c in line.split("|")[1:-1]]
