@@ -66,15 +66,16 @@ It prints:
     ratios themselves and the two-core medians (but the twenty-fifth's
     two-core medians, which its own report read off the ratio of the
     medians), and every round's figure of the targets it gives round by
-    round; and, from the
-    fifty-third on (FIRST_OPENING), its opening paragraph's median
-    handoff and span, its count of parallel benchmarks in the slow mode
-    and over a microsecond, and BenchmarkMachine's ratio; and, from the
-    fifty-sixth on, the running count of the 1,000-key rounds it gives
-    ("now 121 rounds in fifty-six runs, ...", and those since the rule
-    was set), as the rule counts them over the runs up to it, and
-    wherever a section gives it, its running count of the 1M-key rounds
-    inside 1.85-2.31x ("now 98 of 112 inside 1.85–2.31×");
+    round; from the fifty-third on (FIRST_OPENING), its opening
+    paragraph's median handoff and span, its count of parallel
+    benchmarks in the slow mode and over a microsecond, and
+    BenchmarkMachine's ratio, and the Go and date where the raw file
+    names them; from the fifty-sixth on, the running count of the
+    1,000-key rounds it gives ("now 121 rounds in fifty-six runs, ...",
+    and those since the rule was set), as the rule counts them over the
+    runs up to it; and wherever a section gives it, its running count of
+    the 1M-key rounds inside 1.85-2.31x ("now 98 of 112 inside
+    1.85–2.31×");
   - the coarse clock's hot key against the fastest per-key peer from the
     twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
     report prints it on each raw file: the medians' span, the peer's and
@@ -811,7 +812,7 @@ def running_1k(body, got, run):
     )
     for m in total.finditer(body):
         read += 1
-        written = [g for g in m.groups()]
+        written = list(m.groups())
         expect = [w if g is not None else None for g, w in zip(written, want)]
         if written != expect:
             bad.append(f"the running count writes {m.group(0)!r}, the rule counts {want}")
@@ -829,10 +830,12 @@ def sections_against_reports(full, texts):
     full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
     report on its raw file: the ns the hot key's and 1M keys' ratios
     divide, those ratios and the two-core medians, and every target's
-    figures round by round (with the handoff
-    beside each two-core round); from the FIRST_OPENING-th on, also its
-    opening paragraph (opening_against_report). The lines where the two
-    disagree, how many rows were read and how many openings. The
+    figures round by round (with the handoff beside each two-core round);
+    from the FIRST_OPENING-th on, also its opening paragraph
+    (opening_against_report); after RULE_SET, its running count of the
+    1,000-key rounds (running_1k); and wherever it gives one, its count
+    of the 1M-key rounds inside 1.85–2.31×. The lines where they
+    disagree, and how many rows, openings and running counts were read. The
     twenty-sixth's section keeps the form the head of the file had while
     that run led it (its rounds in brackets beside the medians), so it is
     left out."""
