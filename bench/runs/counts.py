@@ -66,7 +66,9 @@ It prints:
     ratios themselves and the two-core medians (but the twenty-fifth's
     two-core medians, which its own report read off the ratio of the
     medians), and every round's figure of the targets it gives round by
-    round; from the fifty-third on (FIRST_OPENING), its opening
+    round, the core engine issue's floor on each clock among them (the
+    ns, the ratio and the uncounted ratio, floor_row); from the
+    fifty-third on (FIRST_OPENING), its opening
     paragraph's median handoff and span, its count of parallel
     benchmarks in the slow mode and over a microsecond, and
     BenchmarkMachine's ratio, and the Go and date where the raw file
@@ -834,7 +836,8 @@ def sections_against_reports(full, texts):
     from the FIRST_OPENING-th on, also its opening paragraph
     (opening_against_report); after RULE_SET, its running count of the
     1,000-key rounds (running_1k); and wherever it gives one, its count
-    of the 1M-key rounds inside 1.85–2.31×. The lines where they
+    of the 1M-key rounds inside 1.85–2.31×; and its rows of the floor
+    (floor_row). The lines where they
     disagree, and how many rows, openings and running counts were read. The
     twenty-sixth's section keeps the form the head of the file had while
     that run led it (its rounds in brackets beside the medians), so it is
@@ -929,7 +932,55 @@ def sections_against_reports(full, texts):
                 want = [x for d in details for x in figure.findall(d.split(";")[0])[:2]]
                 if written != want:
                     bad.append(f"{where}, {name}: the section divides {written}, the report {want}")
+        for clock, words in FLOOR_ROWS:
+            wrong = floor_row(rows, clock, unique(printed, words))
+            rows_read += wrong is not None
+            bad += [f"{where}, the floor on the {clock} clock: {d}" for d in (["no row in its section"] if wrong is None else wrong)]
     return bad, rows_read, openings, running
+
+
+# The core engine issue's floor, one row a clock in each section: the
+# row's label holds the clock's name, the report's line holds the words.
+FLOOR_ROWS = (
+    ("default", "hot key ≤ about 1.1× the floor, default clock"),
+    ("coarse", "hot key ≤ about 1.1× the floor, coarse clock"),
+    ("monotonic", "hot key ≤ about 1.1× the floor, runtime monotonic clock"),
+)
+
+
+def floor_row(rows, clock, printed):
+    """A section's row of the floor on one clock against the report's
+    line (printed, report_targets'): the ns of sluice and of the floor,
+    the ratio to the places either writes it, the uncounted ratio where
+    the report gives one, and the rounds in order (a few early sections
+    write a slow round after the others, "; 0.925 with the floor at 19.89
+    ns" or "and 1.009 at 12.89 ns", and are held to the same rounds in
+    any order). None where the
+    section has no such row; else what disagrees."""
+    found = [v for k, v in rows.items() if f"{clock} clock" in k and ("issue 2" in k or k.startswith("the same"))]
+    if len(found) != 1:
+        return None
+    if printed is None:
+        return ["nothing in the report"]
+    figure = re.compile(r"[0-9]+\.[0-9]+")
+    ratio, detail = printed
+    cell = figure.findall(found[0][1].replace("*", ""))
+    bad = []
+    if cell[:2] != figure.findall(detail)[:2]:
+        bad.append(f"the section divides {cell[:2]}, the report {figure.findall(detail)[:2]}")
+    uncounted = re.search(r"WithoutDecisionCounts ([0-9]+\.[0-9]+)", detail)
+    if uncounted and cell[-1] != uncounted.group(1):
+        bad.append(f"uncounted, the section writes {cell[-1]}, the report {uncounted.group(1)}")
+    # The ratio, to the fewer places of the two: 1.10 agrees with 1.104.
+    agree = lambda a, b: abs(float(a) - float(b)) <= max(half_unit(a), half_unit(b)) + 1e-9
+    if not any(agree(x, ratio) for x in cell[2:]):
+        bad.append(f"no ratio that agrees with the report's {ratio} in {cell[2:]}")
+    slow = re.compile(r"(?:with the floor )?at [0-9.]+ ns")
+    outside = re.sub(r"\([^)]*\)", "", found[0][2])
+    written, want = figure.findall(slow.sub("", outside)), figure.findall(detail.split("by round:", 1)[-1].split(";")[0])
+    if written != want and not (slow.search(outside) and sorted(written) == sorted(want)):
+        bad.append(f"by round, the section writes {written}, the report prints {want}")
+    return bad
 
 
 # The Go limiters the suite runs a limiter per key of; the single limiters
