@@ -955,8 +955,8 @@ def floor_row(rows, clock, printed):
     the report gives one, and the rounds in order (a few early sections
     write a slow round after the others, "; 0.925 with the floor at 19.89
     ns" or "and 1.009 at 12.89 ns", and are held to the same rounds in
-    any order). None where the
-    section has no such row; else what disagrees."""
+    any order). None where the section has no such row; else what
+    disagrees."""
     found = [v for k, v in rows.items() if f"{clock} clock" in k and ("issue 2" in k or k.startswith("the same"))]
     if len(found) != 1:
         return None
@@ -965,6 +965,8 @@ def floor_row(rows, clock, printed):
     figure = re.compile(r"[0-9]+\.[0-9]+")
     ratio, detail = printed
     cell = figure.findall(found[0][1].replace("*", ""))
+    if len(cell) < 3:
+        return [f"the section gives {cell}, not sluice's ns, the floor's and their ratio"]
     bad = []
     if cell[:2] != figure.findall(detail)[:2]:
         bad.append(f"the section divides {cell[:2]}, the report {figure.findall(detail)[:2]}")
@@ -973,8 +975,10 @@ def floor_row(rows, clock, printed):
         bad.append(f"uncounted, the section writes {cell[-1]}, the report {uncounted.group(1)}")
     # The ratio, to the fewer places of the two: 1.10 agrees with 1.104.
     agree = lambda a, b: abs(float(a) - float(b)) <= max(half_unit(a), half_unit(b)) + 1e-9
-    if not any(agree(x, ratio) for x in cell[2:]):
-        bad.append(f"no ratio that agrees with the report's {ratio} in {cell[2:]}")
+    # The ratio, not the uncounted one, which the cell ends with.
+    ratios = cell[2:-1] if uncounted else cell[2:]
+    if not any(agree(x, ratio) for x in ratios):
+        bad.append(f"no ratio that agrees with the report's {ratio} in {ratios}")
     slow = re.compile(r"(?:with the floor )?at [0-9.]+ ns")
     outside = re.sub(r"\([^)]*\)", "", found[0][2])
     written, want = figure.findall(slow.sub("", outside)), figure.findall(detail.split("by round:", 1)[-1].split(";")[0])
