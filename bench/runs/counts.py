@@ -678,6 +678,18 @@ def half_unit(figure):
     return 0.5 * 10 ** -len(figure.split(".")[1])
 
 
+# A figure as the documents and the report write one: digits, a point, digits.
+FIGURE = re.compile(r"[0-9]+\.[0-9]+")
+
+
+def agree(written, printed):
+    """Whether two figures, each one value rounded to its own places,
+    can be the same value: the two roundings' intervals meet. (Python's
+    round() on the float cannot say so at a half: 1.135 is stored below
+    itself and rounds to 1.13.)"""
+    return abs(float(written) - float(printed)) <= half_unit(written) + half_unit(printed) + 1e-9
+
+
 def table_against_reports(full, texts):
     """Each full run's column of BENCHMARKS.md's table, from the
     FIRST_BY_ROUND-th on, against the report's targets on its raw file:
@@ -686,17 +698,9 @@ def table_against_reports(full, texts):
     on, the default clock's floor is also held to the rounds on the raw
     file (held_floor), to as many places as the table writes it."""
     rows = table_rows()
-    figure = re.compile(r"[0-9]+\.[0-9]+")
 
     def cell(prefix, i):
         return next(v[i] for k, v in rows.items() if k.startswith(prefix)).replace("*", "")
-
-    def agree(written, printed):
-        # Both are one value rounded, each to its own places: they agree
-        # where the two roundings' intervals meet. (Python's round() on the
-        # float cannot say so at a half: 1.135 is stored below itself and
-        # rounds to 1.13.)
-        return abs(float(written) - float(printed)) <= half_unit(written) + half_unit(printed) + 1e-9
 
     bad, compared = [], 0
     for i, commit in enumerate(full):
@@ -721,14 +725,14 @@ def table_against_reports(full, texts):
         mono = re.search(r" / ([0-9]+\.[0-9]+)", floor)
         coarse = re.search(r"coarse ([0-9]+\.[0-9]+)", floor)
         pairs = [
-            ("hot key, default clock", figure.findall(cell("hot key, default clock", i))[:1], "default clock: ≥ 2×"),
-            ("hot key, coarse clock", figure.findall(cell("hot key, coarse clock", i))[:1], "coarse clock: ≥ 3.5×"),
-            ("1M uniform, serial", figure.findall(cell("1M uniform keys", i))[:1], "1.5× the fastest per-key peer, serial"),
-            ("1M uniform, parallel", figure.findall(cell("1M uniform keys", i))[1:2], "1.5× the fastest per-key peer, parallel-2"),
-            ("heap per key", figure.findall(cell("heap per key", i))[:1], "heap per key at 1M keys: ≤ 48 B"),
-            ("two cores, 1,000 keys", figure.findall(cell("two cores", i))[:1], "(keys-1k)"),
-            ("two cores, 1M keys", figure.findall(cell("two cores", i))[1:2], "(keys-1M)"),
-            ("floor, default clock", figure.findall(floor)[:1], "floor, default clock"),
+            ("hot key, default clock", FIGURE.findall(cell("hot key, default clock", i))[:1], "default clock: ≥ 2×"),
+            ("hot key, coarse clock", FIGURE.findall(cell("hot key, coarse clock", i))[:1], "coarse clock: ≥ 3.5×"),
+            ("1M uniform, serial", FIGURE.findall(cell("1M uniform keys", i))[:1], "1.5× the fastest per-key peer, serial"),
+            ("1M uniform, parallel", FIGURE.findall(cell("1M uniform keys", i))[1:2], "1.5× the fastest per-key peer, parallel-2"),
+            ("heap per key", FIGURE.findall(cell("heap per key", i))[:1], "heap per key at 1M keys: ≤ 48 B"),
+            ("two cores, 1,000 keys", FIGURE.findall(cell("two cores", i))[:1], "(keys-1k)"),
+            ("two cores, 1M keys", FIGURE.findall(cell("two cores", i))[1:2], "(keys-1M)"),
+            ("floor, default clock", FIGURE.findall(floor)[:1], "floor, default clock"),
             ("floor, monotonic clock", [mono.group(1)] if mono else [], "monotonic clock"),
             ("floor, coarse clock", [coarse.group(1)] if coarse else [], "floor, coarse clock"),
         ]
@@ -850,7 +854,6 @@ def sections_against_reports(full, texts):
     for h in heading.finditer(text):
         end = following.search(text, h.end())
         sections[(h.group(1), h.group(2))] = text[h.end() : end.start() if end else len(text)]
-    figure = re.compile(r"[0-9]+\.[0-9]+")
     at = re.compile(r"([0-9]+\.[0-9]+) at (?:an? )?([0-9]+)")
     # What the document adds in brackets (a round's slow ns, say) is not a round.
     plain = lambda cell: re.sub(r"\([^)]*\)", "", cell)
@@ -867,14 +870,15 @@ def sections_against_reports(full, texts):
             article = "An" if ordinal(i)[0] in "aeiou" else "A"
             bad.append(f"{where}: no section headed \"{article} {ordinal(i)} full run, at `{commit}`\"")
             continue
+        body = " ".join(section.split())
         if i > RULE_SET:
-            n, wrong = running_1k(" ".join(section.split()), got, i)
+            n, wrong = running_1k(body, got, i)
             running += n
             bad += [f"{where}: {d}" for d in wrong]
         # "now 98 of 112 inside 1.85–2.31×": the 1M rounds counted up to this run.
         upto = [r for o, _, _, r in rounds_1m if o <= i]
         want = (str(sum(map(inside_1m, upto))), str(len(upto)))
-        for m in band_1m.finditer(" ".join(section.split())):
+        for m in band_1m.finditer(body):
             running += 1
             if m.groups() != want:
                 bad.append(f"{where}: the 1M count writes {m.group(0)!r}, the rounds counted up to it are {want[0]} of {want[1]}")
@@ -921,15 +925,15 @@ def sections_against_reports(full, texts):
             if name.startswith("two cores"):
                 written, want = at.findall(plain(row[2])), at.findall(rounds[0])
             else:
-                written = figure.findall(plain(row[2]))
-                want = [x for r in rounds for x in figure.findall(r)]
+                written = FIGURE.findall(plain(row[2]))
+                want = [x for r in rounds for x in FIGURE.findall(r)]
             if written != want:
                 bad.append(f"{where}, {name} by round: the section writes {written}, the report prints {want}")
             if not name.startswith("two cores"):
                 # "go-limiter 76.0 ÷ sluice 20.3 ns: **3.75×**", for each of serial and parallel.
-                medians = figure.findall(plain(row[1]).replace("*", ""))
+                medians = FIGURE.findall(plain(row[1]).replace("*", ""))
                 written = [x for k, x in enumerate(medians) if k % 3 != 2]
-                want = [x for d in details for x in figure.findall(d.split(";")[0])[:2]]
+                want = [x for d in details for x in FIGURE.findall(d.split(";")[0])[:2]]
                 if written != want:
                     bad.append(f"{where}, {name}: the section divides {written}, the report {want}")
         for clock, words in FLOOR_ROWS:
@@ -962,26 +966,24 @@ def floor_row(rows, clock, printed):
         return None
     if printed is None:
         return ["nothing in the report"]
-    figure = re.compile(r"[0-9]+\.[0-9]+")
     ratio, detail = printed
-    cell = figure.findall(found[0][1].replace("*", ""))
+    cell = FIGURE.findall(found[0][1].replace("*", ""))
     if len(cell) < 3:
         return [f"the section gives {cell}, not sluice's ns, the floor's and their ratio"]
     bad = []
-    if cell[:2] != figure.findall(detail)[:2]:
-        bad.append(f"the section divides {cell[:2]}, the report {figure.findall(detail)[:2]}")
+    if cell[:2] != FIGURE.findall(detail)[:2]:
+        bad.append(f"the section divides {cell[:2]}, the report {FIGURE.findall(detail)[:2]}")
     uncounted = re.search(r"WithoutDecisionCounts ([0-9]+\.[0-9]+)", detail)
     if uncounted and cell[-1] != uncounted.group(1):
         bad.append(f"uncounted, the section writes {cell[-1]}, the report {uncounted.group(1)}")
-    # The ratio, to the fewer places of the two: 1.10 agrees with 1.104.
-    agree = lambda a, b: abs(float(a) - float(b)) <= max(half_unit(a), half_unit(b)) + 1e-9
+    # The ratio, to the places either writes it: 1.10 agrees with 1.104.
     # The ratio, not the uncounted one, which the cell ends with.
     ratios = cell[2:-1] if uncounted else cell[2:]
     if not any(agree(x, ratio) for x in ratios):
         bad.append(f"no ratio that agrees with the report's {ratio} in {ratios}")
     slow = re.compile(r"(?:with the floor )?at [0-9.]+ ns")
     outside = re.sub(r"\([^)]*\)", "", found[0][2])
-    written, want = figure.findall(slow.sub("", outside)), figure.findall(detail.split("by round:", 1)[-1].split(";")[0])
+    written, want = FIGURE.findall(slow.sub("", outside)), FIGURE.findall(detail.split("by round:", 1)[-1].split(";")[0])
     if written != want and not (slow.search(outside) and sorted(written) == sorted(want)):
         bad.append(f"by round, the section writes {written}, the report prints {want}")
     return bad
