@@ -77,7 +77,10 @@ It prints:
     and those since the rule was set), as the rule counts them over the
     runs up to it; and wherever a section gives it, its running count of
     the 1M-key rounds inside 1.85-2.31x ("now 98 of 112 inside
-    1.85–2.31×");
+    1.85–2.31×"); and in each section from the twenty-fifth on (the
+    twenty-sixth's too), each figure in ns that its prose gives, which
+    must be a value the run's raw file or report holds, or one that
+    NS_ELSEWHERE lists as taken from elsewhere (ns_against_run);
   - the coarse clock's hot key against the fastest per-key peer from the
     twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
     report prints it on each raw file: the medians' span, the peer's and
@@ -127,6 +130,7 @@ was not the same from run to run (25.61 ns was held out in one run,
 25.84 kept in another), so the rule above replaced it.
 """
 
+import bisect
 import contextlib
 import glob
 import io
@@ -831,6 +835,74 @@ def running_1k(body, got, run):
     return read, bad
 
 
+# A section's figures in ns: "24.37 ns", "359.4–422.1 ns", "18.92, 19.03
+# and 19.51 ns", and those that follow such a phrase after "against" or
+# "; two cores" ("(359.4–422.1 ns against 386.9–450.1)", "(26.76 ns; two
+# cores 17.41)"). A difference, "by 0.5 and 2.7 ns", is worked out by
+# hand from two figures, so it is not read.
+NS_LIST = r"(?:[0-9]+\.[0-9]+(?:–|, | and | or | to ))*[0-9]+\.[0-9]+"
+NS_DIFFERENCE = re.compile(r"\bby %s ns\b" % NS_LIST)
+NS_PHRASE = re.compile(
+    r"(?<![\w.,])(%s) ns\b|(?<=ns against )(%s)(?![0-9]*[×%%])|(?<=ns; two cores )(%s)(?![0-9]*[×%%])"
+    % (NS_LIST, NS_LIST, NS_LIST)
+)
+
+# The figures in ns that a section takes from outside its own run's raw
+# file and report, which ns_against_run therefore cannot find there: by
+# run, the figures, and where they come from. Each must still be one that
+# the run's files do not hold, so that an entry left behind by an edit is
+# seen.
+NS_ELSEWHERE = {
+    26: ({"17.07"}, "three paired processes run after the run"),
+    32: ({"1.49", "0.99", "18.40"}, "counted less uncounted, worked out by hand; six paired processes at 359c911"),
+    33: ({"1.45", "244.8", "485.1"}, "the pinned count's cost, worked out by hand; a new key's processes run apart"),
+    36: ({"15.06", "16.21"}, "the thirty-fifth's two-core runs"),
+    37: ({"818.4"}, "the thirty-sixth's 1M keys"),
+    40: ({"232.3", "408.7"}, "bench/runs/19c0654-newkey.txt, its own processes"),
+    43: ({"33.7"}, "the twenty-sixth's serial run"),
+    44: ({"135.9", "188.6", "216.9"}, "the 1M rounds of every run so far"),
+    47: ({"294.8", "329.1"}, "the runs since the thirtieth"),
+    49: ({"77.3", "20.8"}, "the forty-eighth's hot key"),
+    54: ({"0.4"}, "the count's share over many processes (WithoutDecisionCounts)"),
+    57: ({"188.6", "216.9"}, "the 1M rounds outside 1.85–2.31× in every run so far"),
+    64: ({"28.12"}, "the serial runs the rule's 30 ns limit lets in, over all runs"),
+    72: ({"25.30", "28.12", "29.70"}, "the serial runs of all runs, and those the rule's 30 ns limit lets in"),
+    76: ({"25.44"}, "the median of the serial runs of all runs"),
+}
+
+
+def ns_against_run(body, path, text, run):
+    """A section's figures in ns (NS_PHRASE), each of which must be a
+    value that its run's raw file (path) or the report on it (text) holds,
+    to the places the section writes it, or one NS_ELSEWHERE lists for
+    the run. How many were read, and what disagrees. Where a figure is
+    held does not say what it was measured of: this finds a figure
+    mistyped or taken from another run, not one put in the wrong place,
+    and not every slip: a run's files hold so many values that, with each
+    of the 2,007 figures moved once, at random, by 1 to 3 in its last
+    place, 415 still found one (2026-11-28)."""
+    with open(path) as fh:
+        held = [float(v) for v in re.findall(r"[0-9]+(?:\.[0-9]+)?", fh.read() + text)]
+    held.sort()
+    elsewhere = NS_ELSEWHERE.get(run, (set(), ""))[0]
+    read, bad, missed = 0, [], set()
+    for m in NS_PHRASE.finditer(NS_DIFFERENCE.sub("", body)):
+        for f in FIGURE.findall(m.group(0)):
+            read += 1
+            # Every value within half a unit of the figure's last place:
+            # bisect the sorted values for the first at or above the low end.
+            lo = float(f) - half_unit(f) - 1e-9
+            i = bisect.bisect_left(held, lo)
+            if i < len(held) and held[i] <= float(f) + half_unit(f) + 1e-9:
+                continue
+            missed.add(f)
+            if f not in elsewhere:
+                bad.append(f"{f} ns ({m.group(0)!r}) is not a value its raw file or report holds")
+    for f in sorted(elsewhere - missed):
+        bad.append(f"NS_ELSEWHERE lists {f} ns, which its section no longer writes or its files hold")
+    return read, bad
+
+
 def sections_against_reports(full, texts):
     """Each full run's own section in BENCHMARKS.md's history ("A ...
     full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
@@ -841,11 +913,12 @@ def sections_against_reports(full, texts):
     (opening_against_report); after RULE_SET, its running count of the
     1,000-key rounds (running_1k); and wherever it gives one, its count
     of the 1M-key rounds inside 1.85–2.31×; and its rows of the floor
-    (floor_row). The lines where they
-    disagree, and how many rows, openings and running counts were read. The
-    twenty-sixth's section keeps the form the head of the file had while
-    that run led it (its rounds in brackets beside the medians), so it is
-    left out."""
+    (floor_row); and, in its prose, each figure in ns (ns_against_run).
+    The lines where they disagree, and how many rows, openings, running
+    counts and figures in ns were read. The twenty-sixth's section keeps
+    the form the head of the file had while that run led it (its rounds
+    in brackets beside the medians), so only its figures in ns are
+    read."""
     text = "\n".join(benchmarks_lines()[0])
     heading = re.compile(r"^### An? ([a-z-]+) full run, at `([0-9a-f]{7})`.*$", re.M)
     # A section ends where the next heading of any kind begins.
@@ -857,18 +930,25 @@ def sections_against_reports(full, texts):
     at = re.compile(r"([0-9]+\.[0-9]+) at (?:an? )?([0-9]+)")
     # What the document adds in brackets (a round's slow ns, say) is not a round.
     plain = lambda cell: re.sub(r"\([^)]*\)", "", cell)
-    bad, rows_read, openings, running = [], 0, 0, 0
+    bad, rows_read, openings, running, ns = [], 0, 0, 0, 0
     got = counted_1k(rounds_1k(full, FIRST_1K), LIMIT_1K)
     rounds_1m = counted_1m(full)
     band_1m = re.compile(r"([0-9]+) of ([0-9]+) (?:[a-z]+ )?(?:inside|within|in) 1\.85–2\.31×")
     for i, commit in enumerate(full, 1):
-        if i < FIRST_BY_ROUND or i == 26:
+        if i < FIRST_BY_ROUND:
             continue
         where = f"run {i} (`{commit}`)"
         section = sections.get((ordinal(i), commit))
         if section is None:
             article = "An" if ordinal(i)[0] in "aeiou" else "A"
             bad.append(f"{where}: no section headed \"{article} {ordinal(i)} full run, at `{commit}`\"")
+            continue
+        # Its prose, the tables left out (their rows are read below).
+        prose = " ".join(" ".join(l for l in section.split("\n") if not l.startswith("|")).split())
+        n, wrong = ns_against_run(prose, os.path.join(RUNS, commit + ".txt"), texts.get(commit + ".txt", ""), i)
+        ns += n
+        bad += [f"{where}: {d}" for d in wrong]
+        if i == 26:
             continue
         body = " ".join(section.split())
         if i > RULE_SET:
@@ -940,7 +1020,7 @@ def sections_against_reports(full, texts):
             wrong = floor_row(rows, clock, unique(printed, words))
             rows_read += wrong is not None
             bad += [f"{where}, the floor on the {clock} clock: {d}" for d in (["no row in its section"] if wrong is None else wrong)]
-    return bad, rows_read, openings, running
+    return bad, rows_read, openings, running, ns
 
 
 # The core engine issue's floor, one row a clock in each section: the
@@ -1354,7 +1434,7 @@ def figures():
     k = print_1k_full(full, first=FIRST_1K)
     t = targets(full)
     disagree, compared = table_against_reports(full, texts)
-    unlike, rows_read, openings, running = sections_against_reports(full, texts)
+    unlike, rows_read, openings, running, ns = sections_against_reports(full, texts)
     for line, bad in (
         (
             f"runs {FIRST_BY_ROUND}-{len(full)} against the report on their raw files: "
@@ -1362,9 +1442,9 @@ def figures():
             disagree,
         ),
         (
-            f"their sections in BENCHMARKS.md's history (but the twenty-sixth's) against the same: "
+            f"their sections in BENCHMARKS.md's history (of the twenty-sixth's, its ns alone) against the same: "
             f"{rows_read} rows, {openings} opening paragraphs and {running} running counts of the 1,000-key "
-            f"and 1M-key rounds read, {len(unlike)} lines disagree",
+            f"and 1M-key rounds read, and {ns} figures in ns in all of them, {len(unlike)} lines disagree",
             unlike,
         ),
     ):
@@ -1386,7 +1466,7 @@ def figures():
         "k": k,
         "targets": t,
         "disagree": disagree + unlike,
-        "sections": (rows_read, openings, running),
+        "sections": (rows_read, openings, running, ns),
         "charts": charts,
         "drawn": drawn,
         "lead": texts.get(full[LEAD - 1] + ".txt", ""),
@@ -1638,7 +1718,7 @@ def check():
         f"counts.py --check: {n} phrases in README.md and bench/BENCHMARKS.md agree with bench/runs, "
         f"their {links} in-page links each reach a heading, the history's {f['sections'][0]} rows, "
         f"{f['sections'][1]} openings and {f['sections'][2]} running counts of full runs are as the report "
-        f"prints and the raw files hold, and "
+        f"prints and the raw files hold, their {f['sections'][3]} figures in ns are values the runs' files hold (but those listed as taken from elsewhere), and "
         f"the {f['drawn']} full runs' charts are the report's"
     )
 
