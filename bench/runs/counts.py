@@ -80,7 +80,10 @@ It prints:
     1.85–2.31×"); and in each section from the twenty-fifth on (the
     twenty-sixth's too), each figure in ns that its prose gives, which
     must be a value the run's raw file or report holds, or one that
-    NS_ELSEWHERE lists as taken from elsewhere (ns_against_run);
+    NS_ELSEWHERE lists as taken from elsewhere (ns_against_run), and
+    each ratio it gives of how the floor reference's 1,000 keys and a
+    denied hot key scaled on two cores, which must be one of the run's
+    own rounds' (scaled_against_run);
   - the coarse clock's hot key against the fastest per-key peer from the
     twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
     report prints it on each raw file: the medians' span, the peer's and
@@ -179,14 +182,14 @@ def handoffs(files):
     return values
 
 
-def rounds(path, scenario):
-    """sluice's (serial ns, two-core ns, handoff ns) in each round of a
-    scenario: the serial run at GOMAXPROCS 1 where the run has one (the
-    full runs' -cpu 1,2), else at 2 (the quick runs), beside the round's
-    run on two goroutines."""
+def rounds(path, scenario, impl="sluice"):
+    """An implementation's (serial ns, two-core ns, handoff ns) in each
+    round of a scenario, sluice's unless impl names another: the serial
+    run at GOMAXPROCS 1 where the run has one (the full runs' -cpu 1,2),
+    else at 2 (the quick runs), beside the round's run on two goroutines."""
     line = re.compile(
-        r"BenchmarkLimiters/scenario=%s/impl=sluice/mode=(serial|serial-2|parallel-2)\s+\d+\s+"
-        r"([0-9.]+) ns/op(?:\s+([0-9.]+) handoff-ns)?" % re.escape(scenario)
+        r"BenchmarkLimiters/scenario=%s/impl=%s/mode=(serial|serial-2|parallel-2)\s+\d+\s+"
+        r"([0-9.]+) ns/op(?:\s+([0-9.]+) handoff-ns)?" % (re.escape(scenario), re.escape(impl))
     )
     got = {"serial": [], "serial-2": [], "parallel-2": []}
     if not os.path.exists(path):
@@ -903,6 +906,59 @@ def ns_against_run(body, path, text, run):
     return read, bad
 
 
+# The sentences in which a section says how two scenarios besides the
+# targets scaled on two cores, round by round: the words that open each,
+# and the scenario and implementation whose rounds it gives.
+SCALED = (
+    ("The floor reference's own 1,000 keys scaled", "keys-1k", "floor"),
+    ("a denied hot key", "hot-deny", "sluice"),
+)
+
+# The ratios those sentences give of other runs, by run: the figures, and
+# whose they are. Each must still be one that the run's rounds do not give.
+SCALED_ELSEWHERE = {
+    36: ({"1.27", "1.31"}, "the thirty-fifth's floor reference"),
+    44: ({"1.28", "1.46"}, "the floor reference's fast rounds in the fortieth to forty-third runs"),
+}
+
+
+def scaled_against_run(body, path, run):
+    """Each ratio ("1.65×", and each end of "1.15–1.43×") in a section's
+    sentences of SCALED, which must be one of the run's own rounds of that
+    scenario, serial over two cores, to the places written, or one that
+    SCALED_ELSEWHERE lists for the run. A sentence runs from its opening
+    words to its full stop, or to the next one's opening words where it
+    goes on to the other ("..., and a denied hot key 1.92×, ..."). Not
+    in order: some sentences give the rounds at fast handoffs first. How
+    many were read, and what disagrees."""
+    elsewhere = SCALED_ELSEWHERE.get(run, (set(), ""))[0]
+    read, bad, missed = 0, [], set()
+    opening = re.compile("|".join(re.escape(w) for w, _, _ in SCALED), re.I)
+    for m in opening.finditer(body):
+        words = m.group(0).lower()
+        scenario, impl = next((sc, im) for w, sc, im in SCALED if w.lower() == words)
+        rest = body[m.end() :]
+        # The sentence ends at a full stop before a capital, or the next opening.
+        end = re.search(r"\.(?= [A-Z`*]|$)", rest)
+        stop = end.start() if end else len(rest)
+        other = opening.search(rest)
+        if other and other.start() < stop:
+            stop = other.start()
+        ratios = [s / p for s, p, _ in rounds(path, scenario, impl)]
+        for f in re.findall(r"([0-9]+\.[0-9]+)(?=×|–[0-9.]+×)|(?<=[0-9]–)([0-9]+\.[0-9]+)(?=×)", rest[:stop]):
+            f = f[0] or f[1]
+            read += 1
+            if any(abs(float(f) - r) <= half_unit(f) + 1e-9 for r in ratios):
+                continue
+            missed.add(f)
+            if f not in elsewhere:
+                bad.append(f"{f}× after \"{m.group(0)}\", where its rounds of {impl} on {scenario} read "
+                           + ", ".join(f"{r:.3f}" for r in ratios))
+    for f in sorted(elsewhere - missed):
+        bad.append(f"SCALED_ELSEWHERE lists {f}×, which its section no longer writes or its rounds give")
+    return read, bad
+
+
 def sections_against_reports(full, texts):
     """Each full run's own section in BENCHMARKS.md's history ("A ...
     full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
@@ -913,12 +969,13 @@ def sections_against_reports(full, texts):
     (opening_against_report); after RULE_SET, its running count of the
     1,000-key rounds (running_1k); and wherever it gives one, its count
     of the 1M-key rounds inside 1.85–2.31×; and its rows of the floor
-    (floor_row); and, in its prose, each figure in ns (ns_against_run).
-    The lines where they disagree, and how many rows, openings, running
-    counts and figures in ns were read. The twenty-sixth's section keeps
-    the form the head of the file had while that run led it (its rounds
-    in brackets beside the medians), so only its figures in ns are
-    read."""
+    (floor_row); and, in its prose, each figure in ns (ns_against_run)
+    and each ratio of the floor reference's 1,000 keys and a denied hot
+    key (scaled_against_run). The lines where they disagree, and how many
+    rows, openings, running counts, figures in ns and those ratios were
+    read. The twenty-sixth's section keeps the form the head of the file
+    had while that run led it (its rounds in brackets beside the
+    medians), so only its prose's figures in ns and ratios are read."""
     text = "\n".join(benchmarks_lines()[0])
     heading = re.compile(r"^### An? ([a-z-]+) full run, at `([0-9a-f]{7})`.*$", re.M)
     # A section ends where the next heading of any kind begins.
@@ -930,7 +987,7 @@ def sections_against_reports(full, texts):
     at = re.compile(r"([0-9]+\.[0-9]+) at (?:an? )?([0-9]+)")
     # What the document adds in brackets (a round's slow ns, say) is not a round.
     plain = lambda cell: re.sub(r"\([^)]*\)", "", cell)
-    bad, rows_read, openings, running, ns = [], 0, 0, 0, 0
+    bad, rows_read, openings, running, ns, scaled = [], 0, 0, 0, 0, 0
     got = counted_1k(rounds_1k(full, FIRST_1K), LIMIT_1K)
     rounds_1m = counted_1m(full)
     band_1m = re.compile(r"([0-9]+) of ([0-9]+) (?:[a-z]+ )?(?:inside|within|in) 1\.85–2\.31×")
@@ -947,6 +1004,9 @@ def sections_against_reports(full, texts):
         prose = " ".join(" ".join(l for l in section.split("\n") if not l.startswith("|")).split())
         n, wrong = ns_against_run(prose, os.path.join(RUNS, commit + ".txt"), texts.get(commit + ".txt", ""), i)
         ns += n
+        bad += [f"{where}: {d}" for d in wrong]
+        n, wrong = scaled_against_run(prose, os.path.join(RUNS, commit + ".txt"), i)
+        scaled += n
         bad += [f"{where}: {d}" for d in wrong]
         if i == 26:
             continue
@@ -1020,7 +1080,7 @@ def sections_against_reports(full, texts):
             wrong = floor_row(rows, clock, unique(printed, words))
             rows_read += wrong is not None
             bad += [f"{where}, the floor on the {clock} clock: {d}" for d in (["no row in its section"] if wrong is None else wrong)]
-    return bad, rows_read, openings, running, ns
+    return bad, rows_read, openings, running, ns, scaled
 
 
 # The core engine issue's floor, one row a clock in each section: the
@@ -1434,7 +1494,7 @@ def figures():
     k = print_1k_full(full, first=FIRST_1K)
     t = targets(full)
     disagree, compared = table_against_reports(full, texts)
-    unlike, rows_read, openings, running, ns = sections_against_reports(full, texts)
+    unlike, rows_read, openings, running, ns, scaled = sections_against_reports(full, texts)
     for line, bad in (
         (
             f"runs {FIRST_BY_ROUND}-{len(full)} against the report on their raw files: "
@@ -1442,9 +1502,10 @@ def figures():
             disagree,
         ),
         (
-            f"their sections in BENCHMARKS.md's history (of the twenty-sixth's, its ns alone) against the same: "
-            f"{rows_read} rows, {openings} opening paragraphs and {running} running counts of the 1,000-key "
-            f"and 1M-key rounds read, and {ns} figures in ns in all of them, {len(unlike)} lines disagree",
+            f"their sections in BENCHMARKS.md's history (of the twenty-sixth's, its prose alone) against the same: "
+            f"{rows_read} rows, {openings} opening paragraphs, {running} running counts of the 1,000-key "
+            f"and 1M-key rounds, {ns} figures in ns and {scaled} ratios of the floor reference's 1,000 keys "
+            f"and a denied hot key read, {len(unlike)} lines disagree",
             unlike,
         ),
     ):
@@ -1466,7 +1527,7 @@ def figures():
         "k": k,
         "targets": t,
         "disagree": disagree + unlike,
-        "sections": (rows_read, openings, running, ns),
+        "sections": (rows_read, openings, running, ns, scaled),
         "charts": charts,
         "drawn": drawn,
         "lead": texts.get(full[LEAD - 1] + ".txt", ""),
@@ -1727,7 +1788,8 @@ def check():
         f"counts.py --check: {n} phrases in README.md and bench/BENCHMARKS.md agree with bench/runs, "
         f"their {links} in-page links each reach a heading, the history's {f['sections'][0]} rows, "
         f"{f['sections'][1]} openings and {f['sections'][2]} running counts of full runs are as the report "
-        f"prints and the raw files hold, their {f['sections'][3]} figures in ns are values the runs' files hold (but those listed as taken from elsewhere), and "
+        f"prints and the raw files hold, their {f['sections'][3]} figures in ns are values the runs' files hold (but those listed as taken from elsewhere), "
+        f"their {f['sections'][4]} ratios of the floor reference's 1,000 keys and a denied hot key are their rounds', and "
         f"the {f['drawn']} full runs' charts are the report's"
     )
 
