@@ -37,8 +37,9 @@ test: vet lint unit race stress-short mutants counts
 # count inside 1.85-2.31x wherever they give it; each figure in ns in
 # their prose, which must be a value the run's files hold or one listed as
 # taken from elsewhere; each ratio of the floor reference's 1,000 keys and
-# a denied hot key on two cores, which must be one of the run's rounds'),
-# are what the report prints on each raw file and what the files hold, and
+# a denied hot key on two cores, which must be one of the run's rounds';
+# each "serial -> two cores" pair of ns, which must be one round's), are
+# what the report prints on each raw file and what the files hold, and
 # that each in-page link of the two documents names a heading. It needs
 # python3: where there is none it is skipped, except in CI, which installs
 # it.

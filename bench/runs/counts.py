@@ -83,7 +83,9 @@ It prints:
     NS_ELSEWHERE lists as taken from elsewhere (ns_against_run), and
     each ratio it gives of how the floor reference's 1,000 keys and a
     denied hot key scaled on two cores, which must be one of the run's
-    own rounds' (scaled_against_run);
+    own rounds' (scaled_against_run), and each pair of ns it gives as
+    "serial → two cores", which must be one round's of one scenario
+    (arrows_against_run);
   - the coarse clock's hot key against the fastest per-key peer from the
     twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
     report prints it on each raw file: the medians' span, the peer's and
@@ -959,6 +961,35 @@ def scaled_against_run(body, path, run):
     return read, bad
 
 
+def arrows_against_run(body, path):
+    """Each "serial → two cores" pair of ns in a section's prose ("24.21
+    → 15.19"), which must be one round's serial run (at GOMAXPROCS 1) and
+    the same round's run on two goroutines, of one scenario and
+    implementation in the run's raw file (path), to the places written.
+    How many were read, and what disagrees."""
+    line = re.compile(r"BenchmarkLimiters/scenario=([^/]+)/impl=([^/]+)/mode=(serial|parallel-2)\s+\d+\s+([0-9.]+) ns/op")
+    runs = {}
+    with open(path) as fh:
+        for text in fh:
+            m = line.match(text)
+            if m:
+                runs.setdefault(m.groups()[:3], []).append(float(m.group(4)))
+    pairs = [
+        (s, p)
+        for (scenario, impl, mode), serial in runs.items()
+        if mode == "serial"
+        for s, p in zip(serial, runs.get((scenario, impl, "parallel-2"), []))
+    ]
+    near = lambda f, v: abs(float(f) - v) <= half_unit(f) + 1e-9
+    read, bad = 0, []
+    for m in re.finditer(r"([0-9]+\.[0-9]+) → ([0-9]+\.[0-9]+)", body):
+        read += 1
+        a, b = m.groups()
+        if not any(near(a, s) and near(b, p) for s, p in pairs):
+            bad.append(f"{a} → {b} ns is no round's serial and two-core run in its raw file")
+    return read, bad
+
+
 def sections_against_reports(full, texts):
     """Each full run's own section in BENCHMARKS.md's history ("A ...
     full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
@@ -971,11 +1002,12 @@ def sections_against_reports(full, texts):
     of the 1M-key rounds inside 1.85–2.31×; and its rows of the floor
     (floor_row); and, in its prose, each figure in ns (ns_against_run)
     and each ratio of the floor reference's 1,000 keys and a denied hot
-    key (scaled_against_run). The lines where they disagree, and how many
-    rows, openings, running counts, figures in ns and those ratios were
-    read. The twenty-sixth's section keeps the form the head of the file
+    key (scaled_against_run), and each pair of a round's serial and
+    two-core ns (arrows_against_run). The lines where they disagree, and
+    how many rows, openings, running counts, figures in ns, those ratios
+    and those pairs were read. The twenty-sixth's section keeps the form the head of the file
     had while that run led it (its rounds in brackets beside the
-    medians), so only its prose's figures in ns and ratios are read."""
+    medians), so only its prose's figures are read."""
     text = "\n".join(benchmarks_lines()[0])
     heading = re.compile(r"^### An? ([a-z-]+) full run, at `([0-9a-f]{7})`.*$", re.M)
     # A section ends where the next heading of any kind begins.
@@ -987,7 +1019,7 @@ def sections_against_reports(full, texts):
     at = re.compile(r"([0-9]+\.[0-9]+) at (?:an? )?([0-9]+)")
     # What the document adds in brackets (a round's slow ns, say) is not a round.
     plain = lambda cell: re.sub(r"\([^)]*\)", "", cell)
-    bad, rows_read, openings, running, ns, scaled = [], 0, 0, 0, 0, 0
+    bad, rows_read, openings, running, ns, scaled, arrows = [], 0, 0, 0, 0, 0, 0
     got = counted_1k(rounds_1k(full, FIRST_1K), LIMIT_1K)
     rounds_1m = counted_1m(full)
     band_1m = re.compile(r"([0-9]+) of ([0-9]+) (?:[a-z]+ )?(?:inside|within|in) 1\.85–2\.31×")
@@ -1007,6 +1039,9 @@ def sections_against_reports(full, texts):
         bad += [f"{where}: {d}" for d in wrong]
         n, wrong = scaled_against_run(prose, os.path.join(RUNS, commit + ".txt"), i)
         scaled += n
+        bad += [f"{where}: {d}" for d in wrong]
+        n, wrong = arrows_against_run(prose, os.path.join(RUNS, commit + ".txt"))
+        arrows += n
         bad += [f"{where}: {d}" for d in wrong]
         if i == 26:
             continue
@@ -1080,7 +1115,7 @@ def sections_against_reports(full, texts):
             wrong = floor_row(rows, clock, unique(printed, words))
             rows_read += wrong is not None
             bad += [f"{where}, the floor on the {clock} clock: {d}" for d in (["no row in its section"] if wrong is None else wrong)]
-    return bad, rows_read, openings, running, ns, scaled
+    return bad, rows_read, openings, running, ns, scaled, arrows
 
 
 # The core engine issue's floor, one row a clock in each section: the
@@ -1494,7 +1529,7 @@ def figures():
     k = print_1k_full(full, first=FIRST_1K)
     t = targets(full)
     disagree, compared = table_against_reports(full, texts)
-    unlike, rows_read, openings, running, ns, scaled = sections_against_reports(full, texts)
+    unlike, rows_read, openings, running, ns, scaled, arrows = sections_against_reports(full, texts)
     for line, bad in (
         (
             f"runs {FIRST_BY_ROUND}-{len(full)} against the report on their raw files: "
@@ -1505,7 +1540,7 @@ def figures():
             f"their sections in BENCHMARKS.md's history (of the twenty-sixth's, its prose alone) against the same: "
             f"{rows_read} rows, {openings} opening paragraphs, {running} running counts of the 1,000-key "
             f"and 1M-key rounds, {ns} figures in ns and {scaled} ratios of the floor reference's 1,000 keys "
-            f"and a denied hot key read, {len(unlike)} lines disagree",
+            f"and a denied hot key, and {arrows} pairs of serial and two-core ns read, {len(unlike)} lines disagree",
             unlike,
         ),
     ):
@@ -1527,7 +1562,7 @@ def figures():
         "k": k,
         "targets": t,
         "disagree": disagree + unlike,
-        "sections": (rows_read, openings, running, ns, scaled),
+        "sections": (rows_read, openings, running, ns, scaled, arrows),
         "charts": charts,
         "drawn": drawn,
         "lead": texts.get(full[LEAD - 1] + ".txt", ""),
@@ -1789,7 +1824,8 @@ def check():
         f"their {links} in-page links each reach a heading, the history's {f['sections'][0]} rows, "
         f"{f['sections'][1]} openings and {f['sections'][2]} running counts of full runs are as the report "
         f"prints and the raw files hold, their {f['sections'][3]} figures in ns are values the runs' files hold (but those listed as taken from elsewhere), "
-        f"their {f['sections'][4]} ratios of the floor reference's 1,000 keys and a denied hot key are their rounds', and "
+        f"their {f['sections'][4]} ratios of the floor reference's 1,000 keys and a denied hot key are their rounds', "
+        f"their {f['sections'][5]} pairs of serial and two-core ns (\"24.21 → 15.19\") are each one round's, and "
         f"the {f['drawn']} full runs' charts are the report's"
     )
 
