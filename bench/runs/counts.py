@@ -1005,9 +1005,9 @@ def sections_against_reports(full, texts):
     key (scaled_against_run), and each pair of a round's serial and
     two-core ns (arrows_against_run). The lines where they disagree, and
     how many rows, openings, running counts, figures in ns, those ratios
-    and those pairs were read. The twenty-sixth's section keeps the form the head of the file
-    had while that run led it (its rounds in brackets beside the
-    medians), so only its prose's figures are read."""
+    and those pairs were read. The twenty-sixth's section keeps the form
+    the head of the file had while that run led it (its rounds in
+    brackets beside the medians), so only its prose's figures are read."""
     text = "\n".join(benchmarks_lines()[0])
     heading = re.compile(r"^### An? ([a-z-]+) full run, at `([0-9a-f]{7})`.*$", re.M)
     # A section ends where the next heading of any kind begins.
@@ -1658,7 +1658,7 @@ def quoted(f):
         f"{above}% above that of those runs' {k['serial']} serial runs ({k['serial_median']:.2f} ns) now",
         f"Those are {len(rs)} rounds in {words(k['runs'])} runs, and they read **{med:.2f}×** on the median "
         f"(quartiles {q1:.2f}–{q3:.2f}×, all {span(rs)})",
-                by_limit,
+        by_limit,
         # The README says the limit moves the span and not the median, and
         # that only the loosest limit lets rounds reach 1.8x.
         "median, " + " and ".join(sorted({f"{quartiles(at[x])[1]:.2f}" for x in at})) + "× at each of 25, 27, 28 and 30 ns",
@@ -1733,7 +1733,7 @@ def quoted(f):
         f"passes 2× on the medians of {words(t['hot'][2])} runs of {words(n)}",
         f"now {above}% above the median of their {k['serial']} serial runs ({k['serial_median']:.2f} ns): {len(rs)} rounds in "
         f"{words(k['runs'])} runs, **{med:.2f}×** on the median, quartiles {q1:.2f}–{q3:.2f}×, all {span(rs)}",
-                f"the span is {by_limit}, and {span(at[30.0])} at 30 ns ({len(at[30.0])})",
+        f"the span is {by_limit}, and {span(at[30.0])} at 30 ns ({len(at[30.0])})",
         f["coarse_since"],
         # Two cores on 1,000 keys from the same run on, where the document
         # stopped listing the runs one by one.
