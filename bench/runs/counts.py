@@ -137,6 +137,7 @@ was not the same from run to run (25.61 ns was held out in one run,
 
 import bisect
 import contextlib
+import functools
 import glob
 import io
 import os
@@ -184,25 +185,34 @@ def handoffs(files):
     return values
 
 
+@functools.lru_cache(maxsize=None)
+def limiter_runs(path):
+    """Every BenchmarkLimiters line of a raw file, by (scenario, impl,
+    mode): the rounds' (ns, handoff ns or None), in order. Read once a
+    file; not to be changed by the caller."""
+    line = re.compile(
+        r"BenchmarkLimiters/scenario=([^/]+)/impl=([^/]+)/mode=([a-z0-9-]+)\s+\d+\s+"
+        r"([0-9.]+) ns/op(?:\s+([0-9.]+) handoff-ns)?"
+    )
+    if not os.path.exists(path):
+        sys.exit(f"no raw output {os.path.relpath(path)} for a run that BENCHMARKS.md's table names")
+    got = {}
+    with open(path) as fh:
+        for text in fh:
+            m = line.match(text)
+            if m:
+                got.setdefault(m.groups()[:3], []).append((float(m.group(4)), m.group(5) and float(m.group(5))))
+    return got
+
+
 def rounds(path, scenario, impl="sluice"):
     """An implementation's (serial ns, two-core ns, handoff ns) in each
     round of a scenario, sluice's unless impl names another: the serial
     run at GOMAXPROCS 1 where the run has one (the full runs' -cpu 1,2),
     else at 2 (the quick runs), beside the round's run on two goroutines."""
-    line = re.compile(
-        r"BenchmarkLimiters/scenario=%s/impl=%s/mode=(serial|serial-2|parallel-2)\s+\d+\s+"
-        r"([0-9.]+) ns/op(?:\s+([0-9.]+) handoff-ns)?" % (re.escape(scenario), re.escape(impl))
-    )
-    got = {"serial": [], "serial-2": [], "parallel-2": []}
-    if not os.path.exists(path):
-        sys.exit(f"no raw output {os.path.relpath(path)} for a run that BENCHMARKS.md's table names")
-    with open(path) as fh:
-        for text in fh:
-            m = line.match(text)
-            if m:
-                got[m.group(1)].append((float(m.group(2)), m.group(3) and float(m.group(3))))
-    serial = got["serial"] or got["serial-2"]
-    return [(s, p, h) for (s, _), (p, h) in zip(serial, got["parallel-2"])]
+    got = limiter_runs(path)
+    serial = got.get((scenario, impl, "serial")) or got.get((scenario, impl, "serial-2"), [])
+    return [(s, p, h) for (s, _), (p, h) in zip(serial, got.get((scenario, impl, "parallel-2"), []))]
 
 
 def benchmarks_lines():
@@ -691,6 +701,12 @@ def half_unit(figure):
 FIGURE = re.compile(r"[0-9]+\.[0-9]+")
 
 
+def rounds_to(written, value):
+    """Whether a figure written to its places can be value rounded to
+    them (half a unit of its last place either way)."""
+    return abs(float(written) - value) <= half_unit(written) + 1e-9
+
+
 def agree(written, printed):
     """Whether two figures, each one value rounded to its own places,
     can be the same value: the two roundings' intervals meet. (Python's
@@ -720,7 +736,7 @@ def table_against_reports(full, texts):
             compared += 1
             written = default_floor(cell("issue 2", i))[0]
             median = held_floor(os.path.join(RUNS, commit + ".txt"))
-            if median is None or abs(float(written) - median) > half_unit(written) + 1e-9:
+            if median is None or not rounds_to(written, median):
                 bad.append(
                     f"run {i + 1} (`{commit}`), floor, default clock: the table writes {written}, "
                     f"the median of the rounds the report holds is {median if median is None else round(median, 4)}"
@@ -883,9 +899,8 @@ def ns_against_run(body, path, text, run):
     the run. How many were read, and what disagrees. Where a figure is
     held does not say what it was measured of: this finds a figure
     mistyped or taken from another run, not one put in the wrong place,
-    and not every slip: a run's files hold so many values that, with each
-    of the 2,007 figures moved once, at random, by 1 to 3 in its last
-    place, 415 still found one (2026-11-28)."""
+    and not every slip: a run's files hold so many values that a figure
+    off by a unit or two in its last place can still find one."""
     with open(path) as fh:
         held = [float(v) for v in re.findall(r"[0-9]+(?:\.[0-9]+)?", fh.read() + text)]
     held.sort()
@@ -896,9 +911,8 @@ def ns_against_run(body, path, text, run):
             read += 1
             # Every value within half a unit of the figure's last place:
             # bisect the sorted values for the first at or above the low end.
-            lo = float(f) - half_unit(f) - 1e-9
-            i = bisect.bisect_left(held, lo)
-            if i < len(held) and held[i] <= float(f) + half_unit(f) + 1e-9:
+            i = bisect.bisect_left(held, float(f) - half_unit(f) - 1e-9)
+            if i < len(held) and rounds_to(f, held[i]):
                 continue
             missed.add(f)
             if f not in elsewhere:
@@ -950,7 +964,7 @@ def scaled_against_run(body, path, run):
         for f in re.findall(r"([0-9]+\.[0-9]+)(?=×|–[0-9.]+×)|(?<=[0-9]–)([0-9]+\.[0-9]+)(?=×)", rest[:stop]):
             f = f[0] or f[1]
             read += 1
-            if any(abs(float(f) - r) <= half_unit(f) + 1e-9 for r in ratios):
+            if any(rounds_to(f, r) for r in ratios):
                 continue
             missed.add(f)
             if f not in elsewhere:
@@ -967,25 +981,12 @@ def arrows_against_run(body, path):
     the same round's run on two goroutines, of one scenario and
     implementation in the run's raw file (path), to the places written.
     How many were read, and what disagrees."""
-    line = re.compile(r"BenchmarkLimiters/scenario=([^/]+)/impl=([^/]+)/mode=(serial|parallel-2)\s+\d+\s+([0-9.]+) ns/op")
-    runs = {}
-    with open(path) as fh:
-        for text in fh:
-            m = line.match(text)
-            if m:
-                runs.setdefault(m.groups()[:3], []).append(float(m.group(4)))
-    pairs = [
-        (s, p)
-        for (scenario, impl, mode), serial in runs.items()
-        if mode == "serial"
-        for s, p in zip(serial, runs.get((scenario, impl, "parallel-2"), []))
-    ]
-    near = lambda f, v: abs(float(f) - v) <= half_unit(f) + 1e-9
+    pairs = [(s, p) for scenario, impl, mode in limiter_runs(path) if mode == "parallel-2" for s, p, _ in rounds(path, scenario, impl)]
     read, bad = 0, []
     for m in re.finditer(r"([0-9]+\.[0-9]+) → ([0-9]+\.[0-9]+)", body):
         read += 1
         a, b = m.groups()
-        if not any(near(a, s) and near(b, p) for s, p in pairs):
+        if not any(rounds_to(a, s) and rounds_to(b, p) for s, p in pairs):
             bad.append(f"{a} → {b} ns is no round's serial and two-core run in its raw file")
     return read, bad
 
