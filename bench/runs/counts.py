@@ -440,19 +440,9 @@ def calmness(path):
     spread, slowest over fastest round, of the serial runs in
     CALM_SERIAL."""
     values = handoffs([path])
-    with open(path) as fh:
-        text = fh.read()
     widest = 0.0
     for scenario, impl in CALM_SERIAL:
-        ns = [
-            float(x)
-            for x in re.findall(
-                r"^BenchmarkLimiters/scenario=%s/impl=%s/mode=serial\s+\d+\s+([0-9.]+) ns/op"
-                % (re.escape(scenario), re.escape(impl)),
-                text,
-                re.M,
-            )
-        ]
+        ns = [x for x, _ in limiter_runs(path).get((scenario, impl, "serial"), [])]
         if len(ns) < 2:
             sys.exit(
                 f"counts.py: {os.path.relpath(path)} has {len(ns)} serial runs of {impl} on {scenario}, "
