@@ -85,7 +85,13 @@ It prints:
     denied hot key scaled on two cores, which must be one of the run's
     own rounds' (scaled_against_run), and each pair of ns it gives as
     "serial → two cores", which must be one round's of one scenario
-    (arrows_against_run);
+    (arrows_against_run); and from the eighty-second on (FIRST_TWIN),
+    its paragraph "Against the mutex twin:": each verdict, ahead, behind
+    or level, on the rounds it names or counts, and the rounds of each
+    comparison all given a verdict once, the ns beside each verdict
+    those rounds' own, sluice's against the twin's, the handoff it says
+    each ran at, and sluice-stripes' ns on two goroutines and serially
+    (twin_against_run);
   - the coarse clock's hot key against the fastest per-key peer from the
     twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
     report prints it on each raw file: the medians' span, the peer's and
@@ -667,6 +673,13 @@ FIRST_BY_ROUND = 25
 # file and the report on it.
 FIRST_OPENING = 53
 
+# The first full run whose paragraph "Against the mutex twin:" makes its
+# comparisons in the form every later one keeps (twin_against_run): the
+# hot key on two goroutines, then a new key serially and on two
+# goroutines, each a verdict on rounds named or counted, then
+# sluice-stripes alone. From it on, those are held to the raw file.
+FIRST_TWIN = 82
+
 
 def report_targets(text):
     """The report's target lines: each target's words, the figure printed
@@ -981,6 +994,256 @@ def arrows_against_run(body, path):
     return read, bad
 
 
+# The rounds a section names, and the counts it gives of them.
+ROUND_WORDS = ("first", "second", "third", "fourth")
+COUNT_WORDS = ("one", "two", "three", "four")
+ORD = "(?:" + "|".join(ROUND_WORDS) + ")"
+CNT = "(?:" + "|".join(COUNT_WORDS) + ")"
+
+# "Against the mutex twin:", a section's last paragraph but one, makes
+# three comparisons of sluice with sluice-mutex, each from the words
+# that open it to the next's: the scenario, and the mode whose rounds it
+# compares (serial at GOMAXPROCS 1, or on two goroutines). Then
+# sluice-stripes alone, from its name to the paragraph's end.
+TWIN_PARTS = (
+    ("Against the mutex twin:", "hot-allow", "parallel-2"),
+    ("A new key: serially", "new-key", "serial"),
+    ("; on two goroutines", "new-key", "parallel-2"),
+)
+TWIN_STRIPES = "`sluice-stripes` took"
+
+# A verdict and the rounds it names: "ahead in all four", "behind in the
+# other three", "ahead in three rounds", "ahead in the second to fourth
+# rounds", "ahead only in the first, third and fourth".
+VERDICT = re.compile(
+    rf"\b(ahead|behind|level)(?: only)? in (?:(all four)|the other ({CNT})|({CNT})\b|"
+    rf"the ({ORD}) to ({ORD})|the ({ORD}(?:(?:, | and ){ORD})*))( rounds?)?"
+)
+# A group in brackets, set aside as "§3" while the verdicts are read.
+GROUP = re.compile(r" §([0-9]+)")
+# What a figure ran at: "at a fast handoff", "at fast handoffs", "at a
+# fast one", "in the slow mode"; after "both" or "all", every figure of
+# its clause.
+HANDOFF = re.compile(r"(both |all )?(?:at (?:a )?fast (?:handoffs?|one)|(in the slow mode))")
+# Two sides one level apart are level: "35.09 against 35.10".
+LEVEL = 0.01
+
+
+def twin_paragraph(section):
+    """A section's paragraph that opens "Against the mutex twin:", on
+    one line, or None."""
+    for par in section.split("\n\n"):
+        if par.startswith(TWIN_PARTS[0][0]):
+            return " ".join(par.split())
+    return None
+
+
+def flatten(text):
+    """Text with each group in brackets set aside: the text with " §k"
+    where the k-th group was, and the groups' insides."""
+    groups = []
+
+    def aside(m):
+        groups.append(m.group(1))
+        return f" §{len(groups) - 1}"
+
+    return re.sub(r" ?\(([^()]*)\)", aside, text), groups
+
+
+def sides(clause):
+    """A clause "A, B and C ns at fast handoffs against D in the slow
+    mode, E and F" as two lists of (figure, handoff): handoff "fast",
+    "slow" or None where the clause says nothing of it. A handoff after
+    a figure is each figure's back to the handoff before, but the one
+    figure's where the list goes on after it with a comma ("254.2, 322.3
+    in the slow mode, and 256.9") or it follows "the latter"; after
+    "both" or "all", every figure's on both sides."""
+    if clause.count(" against ") != 1:
+        return None
+    every = None
+    out = []
+    for side in clause.split(" against "):
+        got, since = [], 0
+        for m in re.finditer(rf"{FIGURE.pattern}|{HANDOFF.pattern}", side):
+            if FIGURE.fullmatch(m.group(0)):
+                got.append([m.group(0), None])
+                continue
+            mode = "slow" if m.group(2) else "fast"
+            if m.group(1):
+                every = mode
+            # "254.2, 322.3 in the slow mode, and 256.9" and "..., the
+            # latter in the slow mode": the one figure before it.
+            one = re.match(r",(?: and)? [0-9]", side[m.end() :]) or side[: m.start()].endswith("the latter ")
+            for g in got[len(got) - 1 if one else since :]:
+                g[1] = mode
+            since = len(got)
+        out.append(got)
+    if every:
+        for g in out[0] + out[1]:
+            g[1] = g[1] or every
+    return out
+
+
+def twin_against_run(section, path):
+    """A section's "Against the mutex twin:" paragraph against its run's
+    raw file (path): each verdict (ahead, behind, level) on the rounds it
+    names or counts, and the rounds the verdicts name together, all of
+    them once; each "A against B" in brackets after named rounds, their
+    sluice's and twin's ns in that order, and after a count, some
+    round's each; each handoff the brackets give a figure, fast (under
+    FAST ns) or slow; each "A–B against C–D", the ends of sluice's and
+    the twin's ns in the verdict's rounds (the least and the most, where
+    the verdict's rounds all ran serially or at fast handoffs); and what
+    it says of sluice-stripes on two goroutines and serially. Two
+    rounds within LEVEL of each other are level, and either side may be
+    said to lead by the nearer figure. How many verdicts and figures
+    were read, and what disagrees."""
+    par = twin_paragraph(section)
+    if par is None:
+        return 0, 0, ["no paragraph opens \"Against the mutex twin:\""]
+    runs = limiter_runs(path)
+    read, figures, bad = 0, 0, []
+    starts = [par.find(w) for w, _, _ in TWIN_PARTS] + [par.find(TWIN_STRIPES)]
+    if -1 in starts or starts != sorted(starts):
+        return 0, 0, [f"the paragraph does not make its comparisons in the order {[w for w, _, _ in TWIN_PARTS] + [TWIN_STRIPES]}"]
+    for k, (words, scenario, mode) in enumerate(TWIN_PARTS):
+        part = par[starts[k] + len(words) : starts[k + 1]]
+        ours = runs.get((scenario, "sluice", mode), [])
+        twin = runs.get((scenario, "sluice-mutex", mode), [])
+        n = min(len(ours), len(twin))
+        if n == 0:
+            bad.append(f"{scenario} {mode}: no rounds of sluice and sluice-mutex in its raw file")
+            continue
+        verdict = lambda i: "level" if abs(ours[i][0] - twin[i][0]) <= LEVEL * twin[i][0] else "ahead" if ours[i][0] < twin[i][0] else "behind"
+        holds = lambda said, i: said == verdict(i) or (said != "level" and verdict(i) == "level" and (ours[i][0] < twin[i][0]) == (said == "ahead"))
+        where = f"{scenario} {'serially' if mode == 'serial' else 'on two goroutines'}"
+
+        def spans(text, rounds):
+            """Each "16.70–27.84 ns against 35.59–46.97" in text: the ends
+            of sluice's and the twin's ns in these rounds, the least and
+            the most where all of them count (serially, or all at fast
+            handoffs, or sluice's "at fast handoffs"), else each one of
+            them. How many figures were read."""
+            got = 0
+            for m in re.finditer(rf"({FIGURE.pattern})–({FIGURE.pattern})(?: ns)?( at fast handoffs)? against ({FIGURE.pattern})–({FIGURE.pattern})", text):
+                got += 4
+                for lo, hi, side, fast in ((m.group(1), m.group(2), ours, m.group(3)), (m.group(4), m.group(5), twin, None)):
+                    these = [side[i] for i in rounds if i < n]
+                    if fast:
+                        these = [r for r in these if r[1] is not None and r[1] < FAST]
+                    values = [r[0] for r in these]
+                    every = mode == "serial" or fast or "all at fast handoffs" in text[: m.start()]
+                    if not values:
+                        bad.append(f"{where}: {m.group(0)!r}: no rounds of it")
+                    elif every and not (rounds_to(lo, min(values)) and rounds_to(hi, max(values))):
+                        bad.append(f"{where}: {m.group(0)!r}: the ns in those rounds run {min(values)}–{max(values)}")
+                    elif not every and not all(any(rounds_to(x, y) for y in values) for x in (lo, hi)):
+                        bad.append(f"{where}: {m.group(0)!r}: {lo} and {hi} are not both ns of those rounds")
+            return got
+
+        flat, groups = flatten(part)
+        found = list(VERDICT.finditer(flat))
+        if not found:
+            bad.append(f"{where}: no verdict (ahead, behind or level) in {part.strip()!r}")
+            continue
+        named, counted = [], 0
+        for j, v in enumerate(found):
+            read += 1
+            said = v.group(1)
+            upto = found[j + 1].start() if j + 1 < len(found) else len(flat)
+            rest = flat[v.end() : upto]
+            rounds, count = [], None
+            if v.group(2):
+                count = 4
+            elif v.group(3) or v.group(4):
+                count = COUNT_WORDS.index(v.group(3) or v.group(4)) + 1
+            elif v.group(5):
+                rounds = list(range(ROUND_WORDS.index(v.group(5)), ROUND_WORDS.index(v.group(6)) + 1))
+            else:
+                rounds = [ROUND_WORDS.index(w) for w in re.findall(ORD, v.group(7))]
+            # Brackets right after the rounds named: their figures, round by round.
+            lists = []
+            if rounds:
+                g = re.match(GROUP, rest)
+                lists.append((rounds, g and groups[int(g.group(1))]))
+                # "... the fourth (...) and the third (...)": more rounds, each with its own.
+                for m in re.finditer(rf"\band the ({ORD})\b(?: §([0-9]+))?", rest):
+                    r = ROUND_WORDS.index(m.group(1))
+                    rounds.append(r)
+                    lists.append(([r], m.group(2) and groups[int(m.group(2))]))
+            else:
+                g = re.match(GROUP, rest)
+                lists.append((None, g and groups[int(g.group(1))]))
+            # "ahead in all four (...), the first narrowly (372.9 against 374.3)".
+            for m in re.finditer(rf", the ({ORD}) narrowly §([0-9]+)", rest):
+                lists.append(([ROUND_WORDS.index(m.group(1))], groups[int(m.group(2))]))
+            if count is not None:
+                have = [i for i in range(n) if holds(said, i)]
+                if len(have) != count and not (count == 4 and len(have) == n):
+                    bad.append(f"{where}: {v.group(0)!r}, where sluice is {said} in {len(have)} of {n} rounds")
+                counted += count if count != 4 else n
+                rounds = have
+            else:
+                for r in rounds:
+                    if r >= n:
+                        bad.append(f"{where}: {v.group(0)!r} names a {ROUND_WORDS[r]} round, of {n}")
+                    elif not holds(said, r):
+                        bad.append(f"{where}: {v.group(0)!r}, but in the {ROUND_WORDS[r]} round sluice took {ours[r][0]} ns, the twin {twin[r][0]}")
+                named += rounds
+            for these, group in lists:
+                # "(248.7 against 252.0, both at fast handoffs; 370.6 ... against 375.4 ...)":
+                # the clauses go on through the rounds named.
+                at = 0
+                for clause in (group or "").split("; "):
+                    if "–" in clause:
+                        continue
+                    pair = sides(clause)
+                    if pair is None:
+                        continue
+                    left, right = pair
+                    if len(left) != len(right):
+                        bad.append(f"{where}: ({clause}) pairs {len(left)} figures with {len(right)}")
+                        continue
+                    for q, ((a, ha), (b, hb)) in enumerate(zip(left, right), at):
+                        figures += 2
+                        fits = [i for i in range(n) if rounds_to(a, ours[i][0]) and rounds_to(b, twin[i][0])]
+                        if these is not None and q < len(these):
+                            fits = [i for i in fits if i == these[q]]
+                        elif these is None:
+                            fits = [i for i in fits if i in rounds]
+                        if not fits:
+                            bad.append(f"{where}: {a} against {b} ({clause}) is not sluice's and the twin's ns of "
+                                       + (f"the {ROUND_WORDS[these[q]]} round" if these and q < len(these) else "one of its rounds"))
+                            continue
+                        i = fits[0]
+                        for x, h, run in ((a, ha, ours[i]), (b, hb, twin[i])):
+                            if h and run[1] is not None and (run[1] < FAST) != (h == "fast"):
+                                bad.append(f"{where}: ({clause}) says {x} ran {'at a fast handoff' if h == 'fast' else 'in the slow mode'}, its handoff was {run[1]} ns")
+                    at += len(left)
+            for these, group in lists:
+                for clause in (group or "").split("; "):
+                    if "–" in clause:
+                        figures += spans(clause, these if these is not None else rounds)
+            figures += spans(rest, rounds)
+        if counted + len(named) != n or len(set(named)) != len(named):
+            bad.append(f"{where}: its verdicts cover {counted + len(named)} rounds ({', '.join(v.group(0) for v in found)}), of {n}")
+    stripes = par[starts[-1] + len(TWIN_STRIPES) :]
+    ns, _, serial = stripes.partition("; serially")
+    two = runs.get(("new-key", "sluice-stripes", "parallel-2"), [])
+    alone = [s for s, _ in runs.get(("new-key", "sluice-stripes", "serial"), [])]
+    fast = sorted(p for p, h in two if h is not None and h < FAST)
+    slow = sorted(p for p, h in two if h is None or h >= FAST)
+    head, _, tail = ns.partition(" on two goroutines")
+    said_slow = tail.split(" in the slow mode")[0].rpartition("handoffs and ")[2] if " in the slow mode" in tail else ""
+    for text, values, how in ((head, fast, "at fast handoffs"), (said_slow, slow, "in the slow mode"), (serial, sorted(alone), "serially")):
+        got = FIGURE.findall(text)
+        figures += len(got)
+        ends = [values[0], values[-1]] if "–" in text and values else values
+        if len(got) != len(ends) or not all(rounds_to(g, v) for g, v in zip(sorted(got, key=float), ends)):
+            bad.append(f"sluice-stripes {how}: the paragraph writes {got}, its rounds {ends}")
+    return read, figures, bad
+
+
 def sections_against_reports(full, texts):
     """Each full run's own section in BENCHMARKS.md's history ("A ...
     full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
@@ -994,7 +1257,8 @@ def sections_against_reports(full, texts):
     (floor_row); and, in its prose, each figure in ns (ns_against_run)
     and each ratio of the floor reference's 1,000 keys and a denied hot
     key (scaled_against_run), and each pair of a round's serial and
-    two-core ns (arrows_against_run). The lines where they disagree, and
+    two-core ns (arrows_against_run); from the FIRST_TWIN-th on, its
+    comparisons with the mutex twin (twin_against_run). The lines where they disagree, and
     how many rows, openings, running counts, figures in ns, those ratios
     and those pairs were read. The twenty-sixth's section keeps the form
     the head of the file had while that run led it (its rounds in
@@ -1010,7 +1274,7 @@ def sections_against_reports(full, texts):
     at = re.compile(r"([0-9]+\.[0-9]+) at (?:an? )?([0-9]+)")
     # What the document adds in brackets (a round's slow ns, say) is not a round.
     plain = lambda cell: re.sub(r"\([^)]*\)", "", cell)
-    bad, rows_read, openings, running, ns, scaled, arrows = [], 0, 0, 0, 0, 0, 0
+    bad, rows_read, openings, running, ns, scaled, arrows, twins = [], 0, 0, 0, 0, 0, 0, [0, 0]
     got = counted_1k(rounds_1k(full, FIRST_1K), LIMIT_1K)
     rounds_1m = counted_1m(full)
     band_1m = re.compile(r"([0-9]+) of ([0-9]+) (?:[a-z]+ )?(?:inside|within|in) 1\.85–2\.31×")
@@ -1034,6 +1298,10 @@ def sections_against_reports(full, texts):
         n, wrong = arrows_against_run(prose, os.path.join(RUNS, commit + ".txt"))
         arrows += n
         bad += [f"{where}: {d}" for d in wrong]
+        if i >= FIRST_TWIN:
+            n, m, wrong = twin_against_run(section, os.path.join(RUNS, commit + ".txt"))
+            twins = [twins[0] + n, twins[1] + m]
+            bad += [f"{where}, against the mutex twin: {d}" for d in wrong]
         if i == 26:
             continue
         body = " ".join(section.split())
@@ -1106,7 +1374,7 @@ def sections_against_reports(full, texts):
             wrong = floor_row(rows, clock, unique(printed, words))
             rows_read += wrong is not None
             bad += [f"{where}, the floor on the {clock} clock: {d}" for d in (["no row in its section"] if wrong is None else wrong)]
-    return bad, rows_read, openings, running, ns, scaled, arrows
+    return bad, rows_read, openings, running, ns, scaled, arrows, twins
 
 
 # The core engine issue's floor, one row a clock in each section: the
@@ -1525,7 +1793,7 @@ def figures():
     k = print_1k_full(full, first=FIRST_1K)
     t = targets(full)
     disagree, compared = table_against_reports(full, texts)
-    unlike, rows_read, openings, running, ns, scaled, arrows = sections_against_reports(full, texts)
+    unlike, rows_read, openings, running, ns, scaled, arrows, twins = sections_against_reports(full, texts)
     for line, bad in (
         (
             f"runs {FIRST_BY_ROUND}-{len(full)} against the report on their raw files: "
@@ -1558,7 +1826,7 @@ def figures():
         "k": k,
         "targets": t,
         "disagree": disagree + unlike,
-        "sections": (rows_read, openings, running, ns, scaled, arrows),
+        "sections": (rows_read, openings, running, ns, scaled, arrows, twins),
         "charts": charts,
         "drawn": drawn,
         "lead": texts.get(full[LEAD - 1] + ".txt", ""),
@@ -1821,7 +2089,9 @@ def check():
         f"{f['sections'][1]} openings and {f['sections'][2]} running counts of full runs are as the report "
         f"prints and the raw files hold, their {f['sections'][3]} figures in ns are values the runs' files hold (but those listed as taken from elsewhere), "
         f"their {f['sections'][4]} ratios of the floor reference's 1,000 keys and a denied hot key are their rounds', "
-        f"their {f['sections'][5]} pairs of serial and two-core ns (\"24.21 → 15.19\") are each one round's, and "
+        f"their {f['sections'][5]} pairs of serial and two-core ns (\"24.21 → 15.19\") are each one round's, "
+        f"their {f['sections'][6][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections'][6][1]} figures beside them "
+        f"are their rounds', and "
         f"the {f['drawn']} full runs' charts are the report's"
     )
 
