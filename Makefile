@@ -5,6 +5,7 @@ SHELL       := /bin/bash
 
 GO        ?= go
 FUZZTIME  ?= 30s
+FUZZMINIMIZE ?= 10s
 BENCHTIME ?= 200ms
 COUNT     ?= 3
 CPUS      ?= 1,2
@@ -115,15 +116,22 @@ stress:
 # time), a duration or a count of inputs (20000x; CI uses a count, see
 # .ci/run). Seed corpora are in each package's testdata/fuzz. FuzzHash
 # runs under -race, whose checkptr fails a read past the key's end.
+# FUZZMINIMIZE caps the time a worker spends making a new input smaller
+# (-fuzzminimizetime), Go's default a minute: the progress line counts no
+# input meanwhile, and one of FuzzHash's long keys under -race can use
+# all of it, longer than the default run (GODEBUG=fuzzdebug=1 shows each
+# "queueing input for minimization" and its "input minimized"). A
+# failing input is still reported and kept, if less small.
+FUZZFLAGS = -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzLimiter$$' -fuzztime $(FUZZTIME) .
-	$(GO) test -run '^$$' -fuzz '^FuzzStep$$'    -fuzztime $(FUZZTIME) ./atomicbucket
-	$(GO) test -run '^$$' -fuzz '^FuzzOracle$$'  -fuzztime $(FUZZTIME) ./atomicbucket
-	$(GO) test -run '^$$' -fuzz '^FuzzReplay$$'  -fuzztime $(FUZZTIME) ./cmd/sluice
-	$(GO) test -race -run '^$$' -fuzz '^FuzzHash$$' -fuzztime $(FUZZTIME) ./stripes
-	$(GO) test -run '^$$' -fuzz '^FuzzStripe$$'  -fuzztime $(FUZZTIME) ./stripes
-	cd stress/cmd/stress && $(GO) test -run '^$$' -fuzz '^FuzzArgs$$' -fuzztime $(FUZZTIME) .
-	cd bench/cmd/report && $(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) .
+	$(GO) test -run '^$$' -fuzz '^FuzzLimiter$$' $(FUZZFLAGS) .
+	$(GO) test -run '^$$' -fuzz '^FuzzStep$$'    $(FUZZFLAGS) ./atomicbucket
+	$(GO) test -run '^$$' -fuzz '^FuzzOracle$$'  $(FUZZFLAGS) ./atomicbucket
+	$(GO) test -run '^$$' -fuzz '^FuzzReplay$$'  $(FUZZFLAGS) ./cmd/sluice
+	$(GO) test -race -run '^$$' -fuzz '^FuzzHash$$' $(FUZZFLAGS) ./stripes
+	$(GO) test -run '^$$' -fuzz '^FuzzStripe$$'  $(FUZZFLAGS) ./stripes
+	cd stress/cmd/stress && $(GO) test -run '^$$' -fuzz '^FuzzArgs$$' $(FUZZFLAGS) .
+	cd bench/cmd/report && $(GO) test -run '^$$' -fuzz '^FuzzParse$$' $(FUZZFLAGS) .
 
 # cover: statements of every package covered by the tests of any (the
 # facade's tests drive the sweeper, for one; per package they would count
