@@ -1165,7 +1165,7 @@ def twin_against_run(section, path):
             lists = []
             if rounds:
                 g = re.match(GROUP, rest)
-                lists.append((rounds, g and groups[int(g.group(1))]))
+                lists.append((list(rounds), g and groups[int(g.group(1))]))
                 # "... the fourth (...) and the third (...)": more rounds, each with its own.
                 for m in re.finditer(rf"\band the ({ORD})\b(?: §([0-9]+))?", rest):
                     r = ROUND_WORDS.index(m.group(1))
@@ -1206,14 +1206,14 @@ def twin_against_run(section, path):
                         continue
                     for q, ((a, ha), (b, hb)) in enumerate(zip(left, right), at):
                         figures += 2
+                        if these is not None and q >= len(these):
+                            bad.append(f"{where}: ({clause}) gives more figures than the rounds named before it ({len(these)})")
+                            continue
                         fits = [i for i in range(n) if rounds_to(a, ours[i][0]) and rounds_to(b, twin[i][0])]
-                        if these is not None and q < len(these):
-                            fits = [i for i in fits if i == these[q]]
-                        elif these is None:
-                            fits = [i for i in fits if i in rounds]
+                        fits = [i for i in fits if i == these[q]] if these is not None else [i for i in fits if i in rounds]
                         if not fits:
                             bad.append(f"{where}: {a} against {b} ({clause}) is not sluice's and the twin's ns of "
-                                       + (f"the {ROUND_WORDS[these[q]]} round" if these and q < len(these) else "one of its rounds"))
+                                       + (f"the {ROUND_WORDS[these[q]]} round" if these is not None else "one of its rounds"))
                             continue
                         i = fits[0]
                         for x, h, run in ((a, ha, ours[i]), (b, hb, twin[i])):
