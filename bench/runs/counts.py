@@ -994,256 +994,6 @@ def arrows_against_run(body, path):
     return read, bad
 
 
-# The rounds a section names, and the counts it gives of them.
-ROUND_WORDS = ("first", "second", "third", "fourth")
-COUNT_WORDS = ("one", "two", "three", "four")
-ORD = "(?:" + "|".join(ROUND_WORDS) + ")"
-CNT = "(?:" + "|".join(COUNT_WORDS) + ")"
-
-# "Against the mutex twin:", a section's last paragraph but one, makes
-# three comparisons of sluice with sluice-mutex, each from the words
-# that open it to the next's: the scenario, and the mode whose rounds it
-# compares (serial at GOMAXPROCS 1, or on two goroutines). Then
-# sluice-stripes alone, from its name to the paragraph's end.
-TWIN_PARTS = (
-    ("Against the mutex twin:", "hot-allow", "parallel-2"),
-    ("A new key: serially", "new-key", "serial"),
-    ("; on two goroutines", "new-key", "parallel-2"),
-)
-TWIN_STRIPES = "`sluice-stripes` took"
-
-# A verdict and the rounds it names: "ahead in all four", "behind in the
-# other three", "ahead in three rounds", "ahead in the second to fourth
-# rounds", "ahead only in the first, third and fourth".
-VERDICT = re.compile(
-    rf"\b(ahead|behind|level)(?: only)? in (?:(all four)|the other ({CNT})|({CNT})\b|"
-    rf"the ({ORD}) to ({ORD})|the ({ORD}(?:(?:, | and ){ORD})*))( rounds?)?"
-)
-# A group in brackets, set aside as "§3" while the verdicts are read.
-GROUP = re.compile(r" §([0-9]+)")
-# What a figure ran at: "at a fast handoff", "at fast handoffs", "at a
-# fast one", "in the slow mode"; after "both" or "all", every figure of
-# its clause.
-HANDOFF = re.compile(r"(both |all )?(?:at (?:a )?fast (?:handoffs?|one)|(in the slow mode))")
-# Two sides one level apart are level: "35.09 against 35.10".
-LEVEL = 0.01
-
-
-def twin_paragraph(section):
-    """A section's paragraph that opens "Against the mutex twin:", on
-    one line, or None."""
-    for par in section.split("\n\n"):
-        if par.startswith(TWIN_PARTS[0][0]):
-            return " ".join(par.split())
-    return None
-
-
-def flatten(text):
-    """Text with each group in brackets set aside: the text with " §k"
-    where the k-th group was, and the groups' insides."""
-    groups = []
-
-    def aside(m):
-        groups.append(m.group(1))
-        return f" §{len(groups) - 1}"
-
-    return re.sub(r" ?\(([^()]*)\)", aside, text), groups
-
-
-def sides(clause):
-    """A clause "A, B and C ns at fast handoffs against D in the slow
-    mode, E and F" as two lists of (figure, handoff): handoff "fast",
-    "slow" or None where the clause says nothing of it. A handoff after
-    a figure is each figure's back to the handoff before, but the one
-    figure's where the list goes on after it with a comma ("254.2, 322.3
-    in the slow mode, and 256.9") or it follows "the latter"; after
-    "both" or "all", every figure's on both sides."""
-    if clause.count(" against ") != 1:
-        return None
-    every = None
-    out = []
-    for side in clause.split(" against "):
-        got, since = [], 0
-        for m in re.finditer(rf"{FIGURE.pattern}|{HANDOFF.pattern}", side):
-            if FIGURE.fullmatch(m.group(0)):
-                got.append([m.group(0), None])
-                continue
-            mode = "slow" if m.group(2) else "fast"
-            if m.group(1):
-                every = mode
-            # "254.2, 322.3 in the slow mode, and 256.9" and "..., the
-            # latter in the slow mode": the one figure before it.
-            one = re.match(r",(?: and)? [0-9]", side[m.end() :]) or side[: m.start()].endswith("the latter ")
-            for g in got[len(got) - 1 if one else since :]:
-                g[1] = mode
-            since = len(got)
-        out.append(got)
-    if every:
-        for g in out[0] + out[1]:
-            g[1] = g[1] or every
-    return out
-
-
-def twin_against_run(section, path):
-    """A section's "Against the mutex twin:" paragraph against its run's
-    raw file (path): each verdict (ahead, behind, level) on the rounds it
-    names or counts, and the rounds the verdicts name together, all of
-    them once; each "A against B" in brackets after named rounds, their
-    sluice's and twin's ns in that order, and after a count, some
-    round's each; each handoff the brackets give a figure, fast (under
-    FAST ns) or slow; each "A–B against C–D", the ends of sluice's and
-    the twin's ns in the verdict's rounds (the least and the most, where
-    the verdict's rounds all ran serially or at fast handoffs); and what
-    it says of sluice-stripes on two goroutines and serially. Two
-    rounds within LEVEL of each other are level, and either side may be
-    said to lead by the nearer figure. How many verdicts and figures
-    were read, and what disagrees."""
-    par = twin_paragraph(section)
-    if par is None:
-        return 0, 0, ["no paragraph opens \"Against the mutex twin:\""]
-    runs = limiter_runs(path)
-    read, figures, bad = 0, 0, []
-    starts = [par.find(w) for w, _, _ in TWIN_PARTS] + [par.find(TWIN_STRIPES)]
-    if -1 in starts or starts != sorted(starts):
-        return 0, 0, [f"the paragraph does not make its comparisons in the order {[w for w, _, _ in TWIN_PARTS] + [TWIN_STRIPES]}"]
-    for k, (words, scenario, mode) in enumerate(TWIN_PARTS):
-        part = par[starts[k] + len(words) : starts[k + 1]]
-        ours = runs.get((scenario, "sluice", mode), [])
-        twin = runs.get((scenario, "sluice-mutex", mode), [])
-        n = min(len(ours), len(twin))
-        if n == 0:
-            bad.append(f"{scenario} {mode}: no rounds of sluice and sluice-mutex in its raw file")
-            continue
-        verdict = lambda i: "level" if abs(ours[i][0] - twin[i][0]) <= LEVEL * twin[i][0] else "ahead" if ours[i][0] < twin[i][0] else "behind"
-        holds = lambda said, i: said == verdict(i) or (said != "level" and verdict(i) == "level" and (ours[i][0] < twin[i][0]) == (said == "ahead"))
-        where = f"{scenario} {'serially' if mode == 'serial' else 'on two goroutines'}"
-
-        def spans(text, rounds):
-            """Each "16.70–27.84 ns against 35.59–46.97" in text: the ends
-            of sluice's and the twin's ns in these rounds, the least and
-            the most where all of them count (serially, or all at fast
-            handoffs, or sluice's "at fast handoffs"), else each one of
-            them. How many figures were read."""
-            got = 0
-            for m in re.finditer(rf"({FIGURE.pattern})–({FIGURE.pattern})(?: ns)?( at fast handoffs)? against ({FIGURE.pattern})–({FIGURE.pattern})", text):
-                got += 4
-                for lo, hi, side, fast in ((m.group(1), m.group(2), ours, m.group(3)), (m.group(4), m.group(5), twin, None)):
-                    these = [side[i] for i in rounds if i < n]
-                    if fast:
-                        these = [r for r in these if r[1] is not None and r[1] < FAST]
-                    values = [r[0] for r in these]
-                    every = mode == "serial" or fast or "all at fast handoffs" in text[: m.start()]
-                    if not values:
-                        bad.append(f"{where}: {m.group(0)!r}: no rounds of it")
-                    elif every and not (rounds_to(lo, min(values)) and rounds_to(hi, max(values))):
-                        bad.append(f"{where}: {m.group(0)!r}: the ns in those rounds run {min(values)}–{max(values)}")
-                    elif not every and not all(any(rounds_to(x, y) for y in values) for x in (lo, hi)):
-                        bad.append(f"{where}: {m.group(0)!r}: {lo} and {hi} are not both ns of those rounds")
-            return got
-
-        flat, groups = flatten(part)
-        found = list(VERDICT.finditer(flat))
-        if not found:
-            bad.append(f"{where}: no verdict (ahead, behind or level) in {part.strip()!r}")
-            continue
-        named, counted = [], 0
-        for j, v in enumerate(found):
-            read += 1
-            said = v.group(1)
-            upto = found[j + 1].start() if j + 1 < len(found) else len(flat)
-            rest = flat[v.end() : upto]
-            rounds, count = [], None
-            if v.group(2):
-                count = 4
-            elif v.group(3) or v.group(4):
-                count = COUNT_WORDS.index(v.group(3) or v.group(4)) + 1
-            elif v.group(5):
-                rounds = list(range(ROUND_WORDS.index(v.group(5)), ROUND_WORDS.index(v.group(6)) + 1))
-            else:
-                rounds = [ROUND_WORDS.index(w) for w in re.findall(ORD, v.group(7))]
-            # Brackets right after the rounds named: their figures, round by round.
-            lists = []
-            if rounds:
-                g = re.match(GROUP, rest)
-                lists.append((list(rounds), g and groups[int(g.group(1))]))
-                # "... the fourth (...) and the third (...)": more rounds, each with its own.
-                for m in re.finditer(rf"\band the ({ORD})\b(?: §([0-9]+))?", rest):
-                    r = ROUND_WORDS.index(m.group(1))
-                    rounds.append(r)
-                    lists.append(([r], m.group(2) and groups[int(m.group(2))]))
-            else:
-                g = re.match(GROUP, rest)
-                lists.append((None, g and groups[int(g.group(1))]))
-            # "ahead in all four (...), the first narrowly (372.9 against 374.3)".
-            for m in re.finditer(rf", the ({ORD}) narrowly §([0-9]+)", rest):
-                lists.append(([ROUND_WORDS.index(m.group(1))], groups[int(m.group(2))]))
-            if count is not None:
-                have = [i for i in range(n) if holds(said, i)]
-                if len(have) != count and not (count == 4 and len(have) == n):
-                    bad.append(f"{where}: {v.group(0)!r}, where sluice is {said} in {len(have)} of {n} rounds")
-                counted += count if count != 4 else n
-                rounds = have
-            else:
-                for r in rounds:
-                    if r >= n:
-                        bad.append(f"{where}: {v.group(0)!r} names a {ROUND_WORDS[r]} round, of {n}")
-                    elif not holds(said, r):
-                        bad.append(f"{where}: {v.group(0)!r}, but in the {ROUND_WORDS[r]} round sluice took {ours[r][0]} ns, the twin {twin[r][0]}")
-                named += rounds
-            for these, group in lists:
-                # "(248.7 against 252.0, both at fast handoffs; 370.6 ... against 375.4 ...)":
-                # the clauses go on through the rounds named.
-                at = 0
-                for clause in (group or "").split("; "):
-                    if "–" in clause:
-                        continue
-                    pair = sides(clause)
-                    if pair is None:
-                        continue
-                    left, right = pair
-                    if len(left) != len(right):
-                        bad.append(f"{where}: ({clause}) pairs {len(left)} figures with {len(right)}")
-                        continue
-                    for q, ((a, ha), (b, hb)) in enumerate(zip(left, right), at):
-                        figures += 2
-                        if these is not None and q >= len(these):
-                            bad.append(f"{where}: ({clause}) gives more figures than the rounds named before it ({len(these)})")
-                            continue
-                        fits = [i for i in range(n) if rounds_to(a, ours[i][0]) and rounds_to(b, twin[i][0])]
-                        fits = [i for i in fits if i == these[q]] if these is not None else [i for i in fits if i in rounds]
-                        if not fits:
-                            bad.append(f"{where}: {a} against {b} ({clause}) is not sluice's and the twin's ns of "
-                                       + (f"the {ROUND_WORDS[these[q]]} round" if these is not None else "one of its rounds"))
-                            continue
-                        i = fits[0]
-                        for x, h, run in ((a, ha, ours[i]), (b, hb, twin[i])):
-                            if h and run[1] is not None and (run[1] < FAST) != (h == "fast"):
-                                bad.append(f"{where}: ({clause}) says {x} ran {'at a fast handoff' if h == 'fast' else 'in the slow mode'}, its handoff was {run[1]} ns")
-                    at += len(left)
-            for these, group in lists:
-                for clause in (group or "").split("; "):
-                    if "–" in clause:
-                        figures += spans(clause, these if these is not None else rounds)
-            figures += spans(rest, rounds)
-        if counted + len(named) != n or len(set(named)) != len(named):
-            bad.append(f"{where}: its verdicts cover {counted + len(named)} rounds ({', '.join(v.group(0) for v in found)}), of {n}")
-    stripes = par[starts[-1] + len(TWIN_STRIPES) :]
-    ns, _, serial = stripes.partition("; serially")
-    two = runs.get(("new-key", "sluice-stripes", "parallel-2"), [])
-    alone = [s for s, _ in runs.get(("new-key", "sluice-stripes", "serial"), [])]
-    fast = sorted(p for p, h in two if h is not None and h < FAST)
-    slow = sorted(p for p, h in two if h is None or h >= FAST)
-    head, _, tail = ns.partition(" on two goroutines")
-    said_slow = tail.split(" in the slow mode")[0].rpartition("handoffs and ")[2] if " in the slow mode" in tail else ""
-    for text, values, how in ((head, fast, "at fast handoffs"), (said_slow, slow, "in the slow mode"), (serial, sorted(alone), "serially")):
-        got = FIGURE.findall(text)
-        figures += len(got)
-        ends = [values[0], values[-1]] if "–" in text and values else values
-        if len(got) != len(ends) or not all(rounds_to(g, v) for g, v in zip(sorted(got, key=float), ends)):
-            bad.append(f"sluice-stripes {how}: the paragraph writes {got}, its rounds {ends}")
-    return read, figures, bad
-
-
 def sections_against_reports(full, texts):
     """Each full run's own section in BENCHMARKS.md's history ("A ...
     full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
@@ -1611,6 +1361,256 @@ def ordinal(n):
     else:
         last += "th"
     return head + "-" + last if head else last
+
+
+# The rounds a section names, and the counts it gives of them.
+ROUND_WORDS = tuple(ordinal(n) for n in range(1, 5))
+COUNT_WORDS = tuple(words(n) for n in range(1, 5))
+ORD = "(?:" + "|".join(ROUND_WORDS) + ")"
+CNT = "(?:" + "|".join(COUNT_WORDS) + ")"
+
+# "Against the mutex twin:", a section's last paragraph but one, makes
+# three comparisons of sluice with sluice-mutex, each from the words
+# that open it to the next's: the scenario, and the mode whose rounds it
+# compares (serial at GOMAXPROCS 1, or on two goroutines). Then
+# sluice-stripes alone, from its name to the paragraph's end.
+TWIN_PARTS = (
+    ("Against the mutex twin:", "hot-allow", "parallel-2"),
+    ("A new key: serially", "new-key", "serial"),
+    ("; on two goroutines", "new-key", "parallel-2"),
+)
+TWIN_STRIPES = "`sluice-stripes` took"
+
+# A verdict and the rounds it names: "ahead in all four", "behind in the
+# other three", "ahead in three rounds", "ahead in the second to fourth
+# rounds", "ahead only in the first, third and fourth".
+VERDICT = re.compile(
+    rf"\b(ahead|behind|level)(?: only)? in (?:(all four)|the other ({CNT})|({CNT})\b|"
+    rf"the ({ORD}) to ({ORD})|the ({ORD}(?:(?:, | and ){ORD})*))( rounds?)?"
+)
+# A group in brackets, set aside as "§3" while the verdicts are read.
+GROUP = re.compile(r" §([0-9]+)")
+# What a figure ran at: "at a fast handoff", "at fast handoffs", "at a
+# fast one", "in the slow mode"; after "both" or "all", every figure of
+# its clause.
+HANDOFF = re.compile(r"(both |all )?(?:at (?:a )?fast (?:handoffs?|one)|(in the slow mode))")
+# Two sides one level apart are level: "35.09 against 35.10".
+LEVEL = 0.01
+
+
+def twin_paragraph(section):
+    """A section's paragraph that opens "Against the mutex twin:", on
+    one line, or None."""
+    for par in section.split("\n\n"):
+        if par.startswith(TWIN_PARTS[0][0]):
+            return " ".join(par.split())
+    return None
+
+
+def flatten(text):
+    """Text with each group in brackets set aside: the text with " §k"
+    where the k-th group was, and the groups' insides."""
+    groups = []
+
+    def aside(m):
+        groups.append(m.group(1))
+        return f" §{len(groups) - 1}"
+
+    return re.sub(r" ?\(([^()]*)\)", aside, text), groups
+
+
+def sides(clause):
+    """A clause "A, B and C ns at fast handoffs against D in the slow
+    mode, E and F" as two lists of (figure, handoff): handoff "fast",
+    "slow" or None where the clause says nothing of it. A handoff after
+    a figure is each figure's back to the handoff before, but the one
+    figure's where the list goes on after it with a comma ("254.2, 322.3
+    in the slow mode, and 256.9") or it follows "the latter"; after
+    "both" or "all", every figure's on both sides."""
+    if clause.count(" against ") != 1:
+        return None
+    every = None
+    out = []
+    for side in clause.split(" against "):
+        got, since = [], 0
+        for m in re.finditer(rf"{FIGURE.pattern}|{HANDOFF.pattern}", side):
+            if FIGURE.fullmatch(m.group(0)):
+                got.append([m.group(0), None])
+                continue
+            mode = "slow" if m.group(2) else "fast"
+            if m.group(1):
+                every = mode
+            # "254.2, 322.3 in the slow mode, and 256.9" and "..., the
+            # latter in the slow mode": the one figure before it.
+            one = re.match(r",(?: and)? [0-9]", side[m.end() :]) or side[: m.start()].endswith("the latter ")
+            for g in got[len(got) - 1 if one else since :]:
+                g[1] = mode
+            since = len(got)
+        out.append(got)
+    if every:
+        for g in out[0] + out[1]:
+            g[1] = g[1] or every
+    return out
+
+
+def twin_against_run(section, path):
+    """A section's "Against the mutex twin:" paragraph against its run's
+    raw file (path): each verdict (ahead, behind, level) on the rounds it
+    names or counts, and the rounds the verdicts name together, all of
+    them once; each "A against B" in brackets after named rounds, their
+    sluice's and twin's ns in that order, and after a count, some
+    round's each; each handoff the brackets give a figure, fast (under
+    FAST ns) or slow; each "A–B against C–D", the ends of sluice's and
+    the twin's ns in the verdict's rounds (the least and the most, where
+    the verdict's rounds all ran serially or at fast handoffs); and what
+    it says of sluice-stripes on two goroutines and serially. Two
+    rounds within LEVEL of each other are level, and either side may be
+    said to lead by the nearer figure. How many verdicts and figures
+    were read, and what disagrees."""
+    par = twin_paragraph(section)
+    if par is None:
+        return 0, 0, ["no paragraph opens \"Against the mutex twin:\""]
+    runs = limiter_runs(path)
+    read, figures, bad = 0, 0, []
+    starts = [par.find(w) for w, _, _ in TWIN_PARTS] + [par.find(TWIN_STRIPES)]
+    if -1 in starts or starts != sorted(starts):
+        return 0, 0, [f"the paragraph does not make its comparisons in the order {[w for w, _, _ in TWIN_PARTS] + [TWIN_STRIPES]}"]
+    for k, (words, scenario, mode) in enumerate(TWIN_PARTS):
+        part = par[starts[k] + len(words) : starts[k + 1]]
+        ours = runs.get((scenario, "sluice", mode), [])
+        twin = runs.get((scenario, "sluice-mutex", mode), [])
+        n = min(len(ours), len(twin))
+        if n == 0:
+            bad.append(f"{scenario} {mode}: no rounds of sluice and sluice-mutex in its raw file")
+            continue
+        verdict = lambda i: "level" if abs(ours[i][0] - twin[i][0]) <= LEVEL * twin[i][0] else "ahead" if ours[i][0] < twin[i][0] else "behind"
+        holds = lambda said, i: said == verdict(i) or (said != "level" and verdict(i) == "level" and (ours[i][0] < twin[i][0]) == (said == "ahead"))
+        where = f"{scenario} {'serially' if mode == 'serial' else 'on two goroutines'}"
+
+        def spans(text, rounds):
+            """Each "16.70–27.84 ns against 35.59–46.97" in text: the ends
+            of sluice's and the twin's ns in these rounds, the least and
+            the most where all of them count (serially, or all at fast
+            handoffs, or sluice's "at fast handoffs"), else each one of
+            them. How many figures were read."""
+            got = 0
+            for m in re.finditer(rf"({FIGURE.pattern})–({FIGURE.pattern})(?: ns)?( at fast handoffs)? against ({FIGURE.pattern})–({FIGURE.pattern})", text):
+                got += 4
+                for lo, hi, side, fast in ((m.group(1), m.group(2), ours, m.group(3)), (m.group(4), m.group(5), twin, None)):
+                    these = [side[i] for i in rounds if i < n]
+                    if fast:
+                        these = [r for r in these if r[1] is not None and r[1] < FAST]
+                    values = [r[0] for r in these]
+                    every = mode == "serial" or fast or "all at fast handoffs" in text[: m.start()]
+                    if not values:
+                        bad.append(f"{where}: {m.group(0)!r}: no rounds of it")
+                    elif every and not (rounds_to(lo, min(values)) and rounds_to(hi, max(values))):
+                        bad.append(f"{where}: {m.group(0)!r}: the ns in those rounds run {min(values)}–{max(values)}")
+                    elif not every and not all(any(rounds_to(x, y) for y in values) for x in (lo, hi)):
+                        bad.append(f"{where}: {m.group(0)!r}: {lo} and {hi} are not both ns of those rounds")
+            return got
+
+        flat, groups = flatten(part)
+        found = list(VERDICT.finditer(flat))
+        if not found:
+            bad.append(f"{where}: no verdict (ahead, behind or level) in {part.strip()!r}")
+            continue
+        named, counted = [], 0
+        for j, v in enumerate(found):
+            read += 1
+            said = v.group(1)
+            upto = found[j + 1].start() if j + 1 < len(found) else len(flat)
+            rest = flat[v.end() : upto]
+            rounds, count = [], None
+            if v.group(2):
+                count = 4
+            elif v.group(3) or v.group(4):
+                count = COUNT_WORDS.index(v.group(3) or v.group(4)) + 1
+            elif v.group(5):
+                rounds = list(range(ROUND_WORDS.index(v.group(5)), ROUND_WORDS.index(v.group(6)) + 1))
+            else:
+                rounds = [ROUND_WORDS.index(w) for w in re.findall(ORD, v.group(7))]
+            # Brackets right after the rounds named: their figures, round by round.
+            lists = []
+            if rounds:
+                g = re.match(GROUP, rest)
+                lists.append((list(rounds), g and groups[int(g.group(1))]))
+                # "... the fourth (...) and the third (...)": more rounds, each with its own.
+                for m in re.finditer(rf"\band the ({ORD})\b(?: §([0-9]+))?", rest):
+                    r = ROUND_WORDS.index(m.group(1))
+                    rounds.append(r)
+                    lists.append(([r], m.group(2) and groups[int(m.group(2))]))
+            else:
+                g = re.match(GROUP, rest)
+                lists.append((None, g and groups[int(g.group(1))]))
+            # "ahead in all four (...), the first narrowly (372.9 against 374.3)".
+            for m in re.finditer(rf", the ({ORD}) narrowly §([0-9]+)", rest):
+                lists.append(([ROUND_WORDS.index(m.group(1))], groups[int(m.group(2))]))
+            if count is not None:
+                have = [i for i in range(n) if holds(said, i)]
+                if len(have) != count and not (count == 4 and len(have) == n):
+                    bad.append(f"{where}: {v.group(0)!r}, where sluice is {said} in {len(have)} of {n} rounds")
+                counted += count if count != 4 else n
+                rounds = have
+            else:
+                for r in rounds:
+                    if r >= n:
+                        bad.append(f"{where}: {v.group(0)!r} names a {ROUND_WORDS[r]} round, of {n}")
+                    elif not holds(said, r):
+                        bad.append(f"{where}: {v.group(0)!r}, but in the {ROUND_WORDS[r]} round sluice took {ours[r][0]} ns, the twin {twin[r][0]}")
+                named += rounds
+            for these, group in lists:
+                # "(248.7 against 252.0, both at fast handoffs; 370.6 ... against 375.4 ...)":
+                # the clauses go on through the rounds named.
+                at = 0
+                for clause in (group or "").split("; "):
+                    if "–" in clause:
+                        continue
+                    pair = sides(clause)
+                    if pair is None:
+                        continue
+                    left, right = pair
+                    if len(left) != len(right):
+                        bad.append(f"{where}: ({clause}) pairs {len(left)} figures with {len(right)}")
+                        continue
+                    for q, ((a, ha), (b, hb)) in enumerate(zip(left, right), at):
+                        figures += 2
+                        if these is not None and q >= len(these):
+                            bad.append(f"{where}: ({clause}) gives more figures than the rounds named before it ({len(these)})")
+                            continue
+                        fits = [i for i in range(n) if rounds_to(a, ours[i][0]) and rounds_to(b, twin[i][0])]
+                        fits = [i for i in fits if i == these[q]] if these is not None else [i for i in fits if i in rounds]
+                        if not fits:
+                            bad.append(f"{where}: {a} against {b} ({clause}) is not sluice's and the twin's ns of "
+                                       + (f"the {ROUND_WORDS[these[q]]} round" if these is not None else "one of its rounds"))
+                            continue
+                        i = fits[0]
+                        for x, h, run in ((a, ha, ours[i]), (b, hb, twin[i])):
+                            if h and run[1] is not None and (run[1] < FAST) != (h == "fast"):
+                                bad.append(f"{where}: ({clause}) says {x} ran {'at a fast handoff' if h == 'fast' else 'in the slow mode'}, its handoff was {run[1]} ns")
+                    at += len(left)
+            for these, group in lists:
+                for clause in (group or "").split("; "):
+                    if "–" in clause:
+                        figures += spans(clause, these if these is not None else rounds)
+            figures += spans(rest, rounds)
+        if counted + len(named) != n or len(set(named)) != len(named):
+            bad.append(f"{where}: its verdicts cover {counted + len(named)} rounds ({', '.join(v.group(0) for v in found)}), of {n}")
+    stripes = par[starts[-1] + len(TWIN_STRIPES) :]
+    ns, _, serial = stripes.partition("; serially")
+    two = runs.get(("new-key", "sluice-stripes", "parallel-2"), [])
+    alone = [s for s, _ in runs.get(("new-key", "sluice-stripes", "serial"), [])]
+    fast = sorted(p for p, h in two if h is not None and h < FAST)
+    slow = sorted(p for p, h in two if h is None or h >= FAST)
+    head, _, tail = ns.partition(" on two goroutines")
+    said_slow = tail.split(" in the slow mode")[0].rpartition("handoffs and ")[2] if " in the slow mode" in tail else ""
+    for text, values, how in ((head, fast, "at fast handoffs"), (said_slow, slow, "in the slow mode"), (serial, sorted(alone), "serially")):
+        got = FIGURE.findall(text)
+        figures += len(got)
+        ends = [values[0], values[-1]] if "–" in text and values else values
+        if len(got) != len(ends) or not all(rounds_to(g, v) for g, v in zip(sorted(got, key=float), ends)):
+            bad.append(f"sluice-stripes {how}: the paragraph writes {got}, its rounds {ends}")
+    return read, figures, bad
 
 
 def joined(parts, sep=", "):
