@@ -170,10 +170,17 @@ $(ENGINE_BIN): FORCE
 
 # The raw output opens with what it was run on, as benchfmt configuration
 # lines (benchstat and the report read past them): the Go version, the
-# date it started, and the commit where the tree is a git checkout
+# date it started, the processor's vendor, family, model and stepping
+# where /proc/cpuinfo gives them (under KVM the "cpu:" line that go test
+# prints can read only "AMD EPYC" on processors of different generations,
+# whose figures differ), and the commit where the tree is a git checkout
 # ("-dirty" where a tracked file differs from it).
+CPU_ID = awk -F': *' '/^vendor_id/ { v = $$2 } /^cpu family/ { f = $$2 } /^model[ \t]*:/ { m = $$2 } \
+  /^stepping/ { s = $$2 } /^$$/ { exit } END { if (f != "") printf "cpu-id: %s family %s model %s stepping %s\n", v, f, m, s }' \
+  /proc/cpuinfo 2>/dev/null
+
 bench: $(BENCH_BIN) $(ENGINE_BIN)
-	@{ echo "go: $$($(GO) env GOVERSION)"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; \
+	@{ echo "go: $$($(GO) env GOVERSION)"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; $(CPU_ID); \
 	  if c=$$(git rev-parse --short=7 HEAD 2>/dev/null); then \
 	    git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; echo "commit: $$c"; fi; } > $(OUT)/bench.txt
 	@for r in $$(seq 1 $(COUNT)); do \
