@@ -242,8 +242,9 @@ profile: $(BENCH_BIN)
 # grind: what one serial decision costs each implementation in every
 # scenario, counted under valgrind's callgrind rather than timed: the
 # instructions it executes, its data accesses, and its misses in simulated
-# caches of the development VM's sizes (bench/cmd/grind). sluice's hot-key
-# counts repeat to 0.1 instruction whatever else the machine is doing;
+# caches of the family-25 development VM's sizes (bench/cmd/grind).
+# sluice's hot-key counts repeat to 0.1 instruction whatever else the
+# machine is doing;
 # see bench/cmd/grind for those that move. Needs
 # valgrind (apt-get install valgrind) and amd64; about 25 minutes on 2
 # cores, most of it the 1M-key setups.
