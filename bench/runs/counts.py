@@ -1067,14 +1067,28 @@ def arrows_against_run(body, path):
     → 15.19"), which must be one round's serial run (at GOMAXPROCS 1) and
     the same round's run on two goroutines, of one scenario and
     implementation in the run's raw file (path), to the places written.
-    How many were read, and what disagrees."""
+    Where brackets of such pairs follow as many ratios ("1.49× and 1.60×
+    (24.25 → 16.24 and 24.28 → 15.17 ns)"), each ratio must be its
+    pair's round's, serial over two cores. How many were read, and what
+    disagrees."""
     pairs = [(s, p) for scenario, impl, mode in limiter_runs(path) if mode == "parallel-2" for s, p, _ in rounds(path, scenario, impl)]
     read, bad = 0, []
-    for m in re.finditer(r"([0-9]+\.[0-9]+) → ([0-9]+\.[0-9]+)", body):
+    arrow = re.compile(r"([0-9]+\.[0-9]+) → ([0-9]+\.[0-9]+)")
+    fits = lambda a, b: [(s, p) for s, p in pairs if rounds_to(a, s) and rounds_to(b, p)]
+    for m in arrow.finditer(body):
         read += 1
-        a, b = m.groups()
-        if not any(rounds_to(a, s) and rounds_to(b, p) for s, p in pairs):
-            bad.append(f"{a} → {b} ns is no round's serial and two-core run in its raw file")
+        if not fits(*m.groups()):
+            bad.append(f"{m.group(1)} → {m.group(2)} ns is no round's serial and two-core run in its raw file")
+    ratios = re.compile(r"((?:[0-9]+\.[0-9]+×(?:, and |, | and ))*[0-9]+\.[0-9]+×) \(([^()]*→[^()]*)\)")
+    for m in ratios.finditer(body):
+        written = re.findall(r"([0-9]+\.[0-9]+)×", m.group(1))
+        given = arrow.findall(m.group(2))
+        if len(written) != len(given):
+            continue
+        for r, (a, b) in zip(written, given):
+            these = fits(a, b)
+            if these and not any(rounds_to(r, s / p) for s, p in these):
+                bad.append(f"{r}× with {a} → {b} ns ({m.group(0)!r}): that round's ratio is {these[0][0] / these[0][1]:.3f}")
     return read, bad
 
 
