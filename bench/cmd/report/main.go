@@ -1,14 +1,15 @@
 // Command report reads `go test -bench` output of the bench package and
-// prints, per scenario, each implementation's median ns/op (serial and
-// parallel), allocs/op, heap per key, and its ratio to sluice, then the
-// issues' targets, each met or not on the medians; with -svg it also draws
-// the table as a bar chart.
+// prints what it was run on (ranOn), then, per scenario, each
+// implementation's median ns/op (serial and parallel), allocs/op, heap
+// per key, and its ratio to sluice, then the issues' targets, each met or
+// not on the medians; with -svg it also draws the table as a bar chart.
 //
 //	go run ./bench/cmd/report -svg out/bench.svg out/bench.txt
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"html"
@@ -86,6 +87,35 @@ func parse(r io.Reader) (map[key]map[string][]float64, []string, error) {
 	return data, procs, sc.Err()
 }
 
+// ranOn says what the raw output was run on, from the configuration
+// lines before its first benchmark: make bench's go, date, cpu-id and
+// commit, and go test's cpu. Under KVM the cpu line can read the same
+// ("AMD EPYC") on processors of different generations, whose figures
+// differ, so a report that names the cpu-id shows which one. "" where the
+// output has none of them.
+func ranOn(raw []byte) string {
+	got := map[string]string{}
+	for _, l := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(l, "Benchmark") {
+			break
+		}
+		k, v, ok := strings.Cut(l, ":")
+		if _, seen := got[k]; ok && !seen && slices.Contains([]string{"go", "date", "cpu", "cpu-id", "commit"}, k) {
+			got[k] = strings.TrimSpace(v)
+		}
+	}
+	var parts []string
+	for _, k := range []string{"commit", "date", "go", "cpu", "cpu-id"} {
+		if got[k] != "" {
+			parts = append(parts, k+" "+got[k])
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "run on: " + strings.Join(parts, ", ") + "\n"
+}
+
 func median(v []float64) float64 {
 	if len(v) == 0 {
 		return math.NaN()
@@ -143,13 +173,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: report [-svg FILE] BENCH_OUTPUT")
 		os.Exit(2)
 	}
-	f, err := os.Open(flag.Arg(0))
+	raw, err := os.ReadFile(flag.Arg(0))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
 	}
-	defer f.Close()
-	data, procs, err := parse(f)
+	data, procs, err := parse(bytes.NewReader(raw))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
@@ -158,6 +187,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "report: no bench results in", flag.Arg(0))
 		os.Exit(1)
 	}
+	fmt.Print(ranOn(raw))
 	var scenarios, impls []string
 	keys := make([]key, 0, len(data))
 	for k := range data {

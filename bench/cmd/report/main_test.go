@@ -501,3 +501,20 @@ func TestTwoCoresByRound(t *testing.T) {
 		t.Error("one round: no two-core target for keys-1k")
 	}
 }
+
+// The report opens with what the run was run on, from the configuration
+// lines before the first benchmark only, and says nothing where there
+// are none.
+func TestRanOn(t *testing.T) {
+	in := "go: go1.26.8\ndate: 2026-11-28T22:27:16Z\ncpu-id: AuthenticAMD family 26 model 2 stepping 1\n" +
+		"commit: 6c85727\ngoos: linux\ncpu: AMD EPYC\n" +
+		"BenchmarkLimiters/scenario=a/impl=sluice/mode=serial 10 5 ns/op\ncpu: later\n"
+	want := "run on: commit 6c85727, date 2026-11-28T22:27:16Z, go go1.26.8, cpu AMD EPYC, " +
+		"cpu-id AuthenticAMD family 26 model 2 stepping 1\n"
+	if got := ranOn([]byte(in)); got != want {
+		t.Errorf("ranOn = %q, want %q", got, want)
+	}
+	if got := ranOn([]byte(sample)); got != "" {
+		t.Errorf("ranOn of output with no such lines = %q, want \"\"", got)
+	}
+}
