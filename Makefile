@@ -168,21 +168,23 @@ $(ENGINE_BIN): FORCE
 	@mkdir -p $(OUT)
 	$(GO) test -c -o $(ENGINE_BIN) .
 
-# The raw output opens with what it was run on, as benchfmt configuration
-# lines (benchstat and the report read past them): the Go version, the
-# date it started, the processor's vendor, family, model and stepping
-# where /proc/cpuinfo gives them (under KVM the "cpu:" line that go test
-# prints can read only "AMD EPYC" on processors of different generations,
-# whose figures differ), and the commit where the tree is a git checkout
-# ("-dirty" where a tracked file differs from it).
+# The raw output of bench, benchstat and scaling opens with what it was
+# run on (RAN_ON), as benchfmt configuration lines (benchstat and the
+# report read past them): the Go version, the date it started, the
+# processor's vendor, family, model and stepping where /proc/cpuinfo
+# gives them (under KVM the "cpu:" line that go test prints can read only
+# "AMD EPYC" on processors of different generations, whose figures
+# differ), and the commit where the tree is a git checkout ("-dirty" where
+# a tracked file differs from it).
 CPU_ID = awk -F': *' '/^vendor_id/ { v = $$2 } /^cpu family/ { f = $$2 } /^model[ \t]*:/ { m = $$2 } \
   /^stepping/ { s = $$2 } /^$$/ { exit } END { if (f != "") printf "cpu-id: %s family %s model %s stepping %s\n", v, f, m, s }' \
   /proc/cpuinfo 2>/dev/null
+RAN_ON = { echo "go: $$($(GO) env GOVERSION)"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; $(CPU_ID); \
+  if c=$$(git rev-parse --short=7 HEAD 2>/dev/null); then \
+    git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; echo "commit: $$c"; fi; }
 
 bench: $(BENCH_BIN) $(ENGINE_BIN)
-	@{ echo "go: $$($(GO) env GOVERSION)"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; $(CPU_ID); \
-	  if c=$$(git rev-parse --short=7 HEAD 2>/dev/null); then \
-	    git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; echo "commit: $$c"; fi; } > $(OUT)/bench.txt
+	@$(RAN_ON) > $(OUT)/bench.txt
 	@for r in $$(seq 1 $(COUNT)); do \
 	  echo "# round $$r of $(COUNT)"; \
 	  $(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters|Machine|Miss' -test.benchtime $(BENCHTIME) -test.count 1 $(BENCH_CPU) \
@@ -203,7 +205,7 @@ bench-full:
 SCALE_CPUS ?= $(shell n=$$(nproc); c=1; s=1; while [ $$((c*2)) -le $$n ]; do c=$$((c*2)); s=$$s,$$c; done; echo $$s)
 
 scaling: $(BENCH_BIN)
-	@: > $(OUT)/scaling.txt
+	@$(RAN_ON) > $(OUT)/scaling.txt
 	@for r in 1 2 3; do \
 	  echo "# round $$r of 3, GOMAXPROCS $(SCALE_CPUS)"; \
 	  $(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters/.*/.*/mode=parallel$$' -test.benchtime $(BENCHTIME) \
@@ -215,7 +217,7 @@ scaling: $(BENCH_BIN)
 # of one run each, compared by benchstat (pinned as a tool of the bench
 # module).
 benchstat: $(BENCH_BIN)
-	@: > $(OUT)/benchstat.txt
+	@$(RAN_ON) > $(OUT)/benchstat.txt
 	@for r in $$(seq 1 10); do \
 	  echo "# round $$r of 10"; \
 	  $(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters/scenario=(hot-allow|hot-deny|keys-1k|keys-1M)/impl=sluice(-mutex)?$$/' \
