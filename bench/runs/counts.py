@@ -86,7 +86,10 @@ It prints:
     own rounds', each list of them in round order and at the handoffs
     the sentence names (scaled_against_run), and each pair of ns it gives as
     "serial → two cores", which must be one round's of one scenario
-    (arrows_against_run); and from the eighty-second on (FIRST_TWIN),
+    (arrows_against_run), with the ratio a bracket of such pairs
+    follows, and each span it gives of the paired blocks' ns over all four
+    rounds, the floor's and sluice's (floor_spans_against_run); and from
+    the eighty-second on (FIRST_TWIN),
     its paragraph "Against the mutex twin:": each verdict, ahead, behind
     or level, on the rounds it names or counts, and the rounds of each
     comparison all given a verdict once, the ns beside each verdict
@@ -1092,6 +1095,65 @@ def arrows_against_run(body, path):
     return read, bad
 
 
+# Where a section gives the span of the paired blocks' ns over all four
+# rounds: the floor's ("The default clock's floor ran at its usual speed
+# in all four rounds (16.57–16.71 ns)", "The coarse clock's floor ran at
+# 11.62–11.98 ns in all four", "The floor on the default clock ran at
+# 13.62–13.98 ns in all four rounds"), sluice's after it ("it took
+# 18.48–19.45 ns, the uncounted one 17.35–17.38") and both at once ("in
+# all four rounds: sluice took 13.01–13.26 ns, the floor 13.42–13.46").
+# Sluice's after the floor's is held only within the sentence (a full
+# stop is one not followed by a digit).
+FLOOR_SPANS = (
+    re.compile(r"The (default|coarse|monotonic) clock's floor ran (?:at its usual speed in all four rounds "
+               r"\((?P<f1>[0-9]+\.[0-9]+)–(?P<f2>[0-9]+\.[0-9]+) ns\)|at (?P<f3>[0-9]+\.[0-9]+)–(?P<f4>[0-9]+\.[0-9]+) ns in all four)"),
+    re.compile(r"The floor on the (default|coarse|monotonic) clock ran at (?P<f1>[0-9]+\.[0-9]+)–(?P<f2>[0-9]+\.[0-9]+) ns in all four rounds"),
+    re.compile(r"The floor on the (default|coarse|monotonic) clock: .{0,80}?in all four rounds: sluice took "
+               r"(?P<s1>[0-9]+\.[0-9]+)–(?P<s2>[0-9]+\.[0-9]+) ns, the floor (?P<f1>[0-9]+\.[0-9]+)–(?P<f2>[0-9]+\.[0-9]+)"),
+)
+UNCOUNTED_SPAN = re.compile(r"^(?:[^.]|\.(?=[0-9]))*?it took ([0-9]+\.[0-9]+)–([0-9]+\.[0-9]+) ns, the uncounted one ([0-9]+\.[0-9]+)–([0-9]+\.[0-9]+)")
+
+
+def paired_rows(path, clock, counted=True):
+    """A raw file's paired blocks on one clock, round by round: (sluice
+    ns, floor ns) of the counted decision, or of the uncounted one."""
+    line = re.compile(
+        r"BenchmarkAllowPaired/clock=%s/keylen=\d+/counts=%s-\d+\s+\d+\s+([0-9.]+) ns/op\s+([0-9.]+) floor-ns/op"
+        % (re.escape(clock), "on" if counted else "off")
+    )
+    with open(path) as fh:
+        return [(float(m.group(1)), float(m.group(2))) for m in map(line.match, fh) if m]
+
+
+def floor_spans_against_run(body, path):
+    """Each span of FLOOR_SPANS in a section's prose, which must run from
+    the least to the most of those ns in the counted decision's four
+    rounds on that clock, to the places written (and the uncounted
+    decision's, after "the uncounted one"). How many spans were read, and
+    what disagrees."""
+    read, bad = 0, []
+    for pattern in FLOOR_SPANS:
+        for m in pattern.finditer(body):
+            clock = {"monotonic": "mono"}.get(m.group(1), m.group(1))
+            on = paired_rows(path, clock)
+            if not on:
+                bad.append(f"{m.group(0)!r}: no paired blocks on the {m.group(1)} clock in its raw file")
+                continue
+            g = m.groupdict()
+            spans = [((g["f1"] or g.get("f3"), g["f2"] or g.get("f4")), [f for _, f in on], "the floor's")]
+            if g.get("s1"):
+                spans.append(((g["s1"], g["s2"]), [s for s, _ in on], "sluice's"))
+            t = UNCOUNTED_SPAN.match(body[m.end() :])
+            if t:
+                off = paired_rows(path, clock, counted=False)
+                spans += [(t.groups()[:2], [s for s, _ in on], "sluice's"), (t.groups()[2:], [s for s, _ in off], "the uncounted")]
+            for (lo, hi), values, whose in spans:
+                read += 1
+                if not (rounds_to(lo, min(values)) and rounds_to(hi, max(values))):
+                    bad.append(f"{m.group(0)!r}: {whose} {lo}–{hi} ns, where its rounds ran {min(values)}–{max(values)}")
+    return read, bad
+
+
 def sections_against_reports(full, texts):
     """Each full run's own section in BENCHMARKS.md's history ("A ...
     full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
@@ -1146,12 +1208,13 @@ def sections_against_reports(full, texts):
             n["running"] += 1
             if m.groups() != want:
                 bad.append(f"{where}: the 1M count writes {m.group(0)!r}, the rounds counted up to it are {want[0]} of {want[1]}")
-    return (bad,) + tuple(n[c] for c in SECTION_COUNTS)
+    return bad, n
 
 
-# What section_against_run counts, in the order sections_against_reports
-# returns them after the lines that disagree.
-SECTION_COUNTS = ("rows", "openings", "running", "ns", "scaled", "arrows", "twins")
+# What section_against_run counts: table rows, openings, running counts,
+# figures in ns, scaling ratios, serial → two-core pairs, the floor's
+# spans, and the mutex twin's verdicts and figures.
+SECTION_COUNTS = ("rows", "openings", "running", "ns", "scaled", "arrows", "spans", "twins")
 
 
 def run_sections():
@@ -1269,6 +1332,9 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, o
     bad += [f"{where}: {d}" for d in wrong]
     k, wrong = arrows_against_run(prose, path)
     n["arrows"] += k
+    bad += [f"{where}: {d}" for d in wrong]
+    k, wrong = floor_spans_against_run(prose, path)
+    n["spans"] += k
     bad += [f"{where}: {d}" for d in wrong]
     if twin:
         k, m, wrong = twin_against_run(section, path)
@@ -2002,12 +2068,10 @@ def figures():
     k = print_1k_full(full, first=FIRST_1K)
     t = targets(full)
     disagree, compared = table_against_reports(full, texts)
-    unlike, rows_read, openings, running, ns, scaled, arrows, twins = sections_against_reports(full, texts)
+    unlike, n = sections_against_reports(full, texts)
     # The runs on another processor: their sections are read alike, and
     # what they read is added to the same counts.
-    n = dict(zip(SECTION_COUNTS, (rows_read, openings, running, ns, scaled, arrows, twins)))
     unlike = series_machine(files) + unlike + others_against_reports(texts, n)
-    rows_read, openings, running, ns, scaled, arrows, twins = (n[c] for c in SECTION_COUNTS)
     print(f"full runs on another processor: {len(others)}, their sections held alike")
     for line, bad in (
         (
@@ -2017,9 +2081,10 @@ def figures():
         ),
         (
             f"their sections in BENCHMARKS.md's history (of the twenty-sixth's, its prose alone) against the same: "
-            f"{rows_read} rows, {openings} opening paragraphs, {running} running counts of the 1,000-key "
-            f"and 1M-key rounds, {ns} figures in ns and {scaled} ratios of the floor reference's 1,000 keys "
-            f"and a denied hot key, and {arrows} pairs of serial and two-core ns read, {len(unlike)} lines disagree",
+            f"{n['rows']} rows, {n['openings']} opening paragraphs, {n['running']} running counts of the 1,000-key "
+            f"and 1M-key rounds, {n['ns']} figures in ns and {n['scaled']} ratios of the floor reference's 1,000 keys "
+            f"and a denied hot key, {n['arrows']} pairs of serial and two-core ns and {n['spans']} spans of the "
+            f"floor's rounds read, {len(unlike)} lines disagree",
             unlike,
         ),
     ):
@@ -2041,7 +2106,7 @@ def figures():
         "k": k,
         "targets": t,
         "disagree": disagree + unlike,
-        "sections": (rows_read, openings, running, ns, scaled, arrows, twins),
+        "sections": n,
         "charts": charts,
         "drawn": drawn,
         "others": len(others),
@@ -2301,12 +2366,13 @@ def check():
         sys.exit(1)
     print(
         f"counts.py --check: {n} phrases in README.md and bench/BENCHMARKS.md agree with bench/runs, "
-        f"their {links} in-page links each reach a heading, the history's {f['sections'][0]} rows, "
-        f"{f['sections'][1]} openings and {f['sections'][2]} running counts of full runs are as the report "
-        f"prints and the raw files hold, their {f['sections'][3]} figures in ns are values the runs' files hold (but those listed as taken from elsewhere), "
-        f"their {f['sections'][4]} ratios of the floor reference's 1,000 keys and a denied hot key are their rounds', "
-        f"their {f['sections'][5]} pairs of serial and two-core ns (\"24.21 → 15.19\") are each one round's, "
-        f"their {f['sections'][6][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections'][6][1]} figures beside them "
+        f"their {links} in-page links each reach a heading, the history's {f['sections']['rows']} rows, "
+        f"{f['sections']['openings']} openings and {f['sections']['running']} running counts of full runs are as the report "
+        f"prints and the raw files hold, their {f['sections']['ns']} figures in ns are values the runs' files hold (but those listed as taken from elsewhere), "
+        f"their {f['sections']['scaled']} ratios of the floor reference's 1,000 keys and a denied hot key are their rounds', "
+        f"their {f['sections']['arrows']} pairs of serial and two-core ns (\"24.21 → 15.19\") are each one round's, "
+        f"their {f['sections']['spans']} spans of the floor's and sluice's ns in paired blocks are their rounds', "
+        f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
         f"are their rounds', and "
         f"the {f['drawn']} full runs' charts are the report's (of them, {f['others']} on another processor, "
         f"whose sections are held alike and left out of every count)"
