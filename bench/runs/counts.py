@@ -541,21 +541,11 @@ def held_floor(path, clock="default"):
     of the fastest floor of that clock in the run, counted or not. The
     figure the table writes in brackets; None for a run without paired
     blocks."""
-    line = re.compile(
-        r"BenchmarkAllowPaired/clock=%s/keylen=\d+/counts=(on|off)-\d+\s+\d+\s+[0-9.]+ ns/op\s+"
-        r"([0-9.]+) floor-ns/op\s+([0-9.]+) sluice/floor" % re.escape(clock)
-    )
-    on, floors = [], []
-    with open(path) as fh:
-        for text in fh:
-            m = line.match(text)
-            if m:
-                floors.append(float(m.group(2)))
-                if m.group(1) == "on":
-                    on.append((float(m.group(2)), m.group(3)))
+    on = paired_rows(path, clock)
+    floors = [f for _, f, _ in on + paired_rows(path, clock, counted=False)]
     if not on:
         return None
-    held = [r for f, r in on if f <= FLOOR_SPEED_BAND * min(floors)]
+    held = [r for _, f, r in on if f <= FLOOR_SPEED_BAND * min(floors)]
     return statistics.median(float(r) for r in held)
 
 
@@ -1115,14 +1105,15 @@ UNCOUNTED_SPAN = re.compile(r"^(?:[^.]|\.(?=[0-9]))*?it took ([0-9]+\.[0-9]+)–
 
 
 def paired_rows(path, clock, counted=True):
-    """A raw file's paired blocks on one clock, round by round: (sluice
-    ns, floor ns) of the counted decision, or of the uncounted one."""
+    """A raw file's paired blocks on one clock, round by round: sluice's
+    ns, the floor's ns and their ratio as the line writes it (sluice/floor,
+    three places), of the counted decision, or of the uncounted one."""
     line = re.compile(
-        r"BenchmarkAllowPaired/clock=%s/keylen=\d+/counts=%s-\d+\s+\d+\s+([0-9.]+) ns/op\s+([0-9.]+) floor-ns/op"
-        % (re.escape(clock), "on" if counted else "off")
+        r"BenchmarkAllowPaired/clock=%s/keylen=\d+/counts=%s-\d+\s+\d+\s+([0-9.]+) ns/op\s+"
+        r"([0-9.]+) floor-ns/op\s+([0-9.]+) sluice/floor" % (re.escape(clock), "on" if counted else "off")
     )
     with open(path) as fh:
-        return [(float(m.group(1)), float(m.group(2))) for m in map(line.match, fh) if m]
+        return [(float(m.group(1)), float(m.group(2)), m.group(3)) for m in map(line.match, fh) if m]
 
 
 def floor_spans_against_run(body, path):
@@ -1140,13 +1131,13 @@ def floor_spans_against_run(body, path):
                 bad.append(f"{m.group(0)!r}: no paired blocks on the {m.group(1)} clock in its raw file")
                 continue
             g = m.groupdict()
-            spans = [((g["f1"] or g.get("f3"), g["f2"] or g.get("f4")), [f for _, f in on], "the floor's")]
+            spans = [((g["f1"] or g.get("f3"), g["f2"] or g.get("f4")), [f for _, f, _ in on], "the floor's")]
             if g.get("s1"):
-                spans.append(((g["s1"], g["s2"]), [s for s, _ in on], "sluice's"))
+                spans.append(((g["s1"], g["s2"]), [s for s, _, _ in on], "sluice's"))
             t = UNCOUNTED_SPAN.match(body[m.end() :])
             if t:
                 off = paired_rows(path, clock, counted=False)
-                spans += [(t.groups()[:2], [s for s, _ in on], "sluice's"), (t.groups()[2:], [s for s, _ in off], "the uncounted")]
+                spans += [(t.groups()[:2], [s for s, _, _ in on], "sluice's"), (t.groups()[2:], [s for s, _, _ in off], "the uncounted")]
             for (lo, hi), values, whose in spans:
                 read += 1
                 if not (rounds_to(lo, min(values)) and rounds_to(hi, max(values))):
