@@ -818,14 +818,16 @@ def opening_against_report(opening, path, text):
     # was run on: the opening must name the same Go and date.
     with open(path) as fh:
         raw = fh.read()
-    header = dict(re.findall(r"^(go|date|commit): (\S+)$", raw[: raw.find("\nBenchmark")], re.M))
+    top = raw[: raw.find("\nBenchmark")]
+    header = dict(re.findall(r"^(go|date|commit): (\S+)$", top, re.M))
     if "go" in header and f"Go {header['go'].removeprefix('go')}," not in body:
         bad.append(f"the opening does not name the Go the raw file was run on, {header['go']}")
     if "date" in header and f", {header['date'][:10]}," not in body:
         bad.append(f"the opening does not give the date the raw file was run on, {header['date'][:10]}")
-    # From 7541753 on it names the processor too (cpu_family).
-    family = cpu_family(path)
-    if family is not None and f"family {family}" not in body:
+    # From 7541753 on it names the processor too (CPU_FAMILY).
+    family = CPU_FAMILY.search(top)
+    family = family and family.group(1)
+    if family and f"family {family}" not in body:
         bad.append(f"the opening does not name the processor's family the raw file was run on, {family}")
     return bad, header.get("commit")
 
@@ -1158,10 +1160,10 @@ def sections_against_reports(full, texts):
     (floor_row); and, in its prose, each figure in ns (ns_against_run)
     and each ratio of the floor reference's 1,000 keys and a denied hot
     key (scaled_against_run), and each pair of a round's serial and
-    two-core ns (arrows_against_run); from the FIRST_TWIN-th on, its
-    comparisons with the mutex twin (twin_against_run). The lines where they disagree, and
-    how many rows, openings, running counts, figures in ns, those ratios
-    and those pairs were read. The twenty-sixth's section keeps the form
+    two-core ns (arrows_against_run), and the floor's spans
+    (floor_spans_against_run); from the FIRST_TWIN-th on, its comparisons
+    with the mutex twin (twin_against_run). The lines where they disagree,
+    and how many of each were read (SECTION_COUNTS). The twenty-sixth's section keeps the form
     the head of the file had while that run led it (its rounds in
     brackets beside the medians), so only its prose's figures are read.
     The checks of one section are section_against_run's, which the runs
@@ -1240,17 +1242,18 @@ def other_runs():
     return sorted(f for f in glob.glob(os.path.join(RUNS, "*.txt")) if OTHER_RUN.match(os.path.basename(f)))
 
 
+# The processor family in a raw file's cpu-id line (make bench writes one
+# from 7541753 on), among the lines before its first benchmark.
+CPU_FAMILY = re.compile(r"^cpu-id: .* family ([0-9]+) ", re.M)
+
+
 def cpu_family(path):
-    """The processor family that a raw file's cpu-id line names (make
-    bench writes one from 7541753 on), or None where it has none."""
+    """The processor family that a raw file's cpu-id line names, or None
+    where it has none."""
     with open(path) as fh:
-        for line in fh:
-            if line.startswith("Benchmark"):
-                break
-            m = re.match(r"cpu-id: .* family ([0-9]+) ", line)
-            if m:
-                return m.group(1)
-    return None
+        raw = fh.read()
+    m = CPU_FAMILY.search(raw[: raw.find("\nBenchmark")])
+    return m and m.group(1)
 
 
 def series_machine(files):
@@ -2062,7 +2065,10 @@ def figures():
     unlike, n = sections_against_reports(full, texts)
     # The runs on another processor: their sections are read alike, and
     # what they read is added to the same counts.
-    unlike = series_machine(files) + unlike + others_against_reports(texts, n)
+    unlike += others_against_reports(texts, n)
+    machines = series_machine(files)
+    for m in machines:
+        print(f"  {m}")
     print(f"full runs on another processor: {len(others)}, their sections held alike")
     for line, bad in (
         (
@@ -2098,6 +2104,7 @@ def figures():
         "targets": t,
         "disagree": disagree + unlike,
         "sections": n,
+        "machines": machines,
         "charts": charts,
         "drawn": drawn,
         "others": len(others),
@@ -2343,7 +2350,7 @@ def check():
                 missing.append(f"{doc}: {p}")
     for d in f["disagree"]:
         missing.append(f"bench/BENCHMARKS.md, {d}")
-    missing += f["charts"]
+    missing += f["charts"] + f["machines"]
     if f["calm"][-1][0] != LEAD:
         missing.append(
             f"LEAD: the rule of calm_lead names the {ordinal(f['calm'][-1][0])} run as the lead, not the "

@@ -47,8 +47,8 @@ import (
 
 // The simulated caches: the family-25 development VM's L1d and L3
 // (lscpu), set rather than taken from the host, so that the counts do not
-// depend on where they are made. Callgrind writes the caches it simulated into each
-// file; parseDump holds them to these.
+// depend on where they are made. Callgrind writes the caches it simulated
+// into each file; parseDump holds them to these.
 var (
 	cacheArgs = []string{"--I1=32768,8,64", "--D1=32768,8,64", "--LL=33554432,16,64"}
 	caches    = []string{
