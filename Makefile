@@ -168,14 +168,14 @@ $(ENGINE_BIN): FORCE
 	@mkdir -p $(OUT)
 	$(GO) test -c -o $(ENGINE_BIN) .
 
-# The raw output of bench, benchstat and scaling opens with what it was
-# run on (RAN_ON), as benchfmt configuration lines (benchstat and the
-# report read past them): the Go version, the date it started, the
-# processor's vendor, family, model and stepping where /proc/cpuinfo
-# gives them (under KVM the "cpu:" line that go test prints can read only
-# "AMD EPYC" on processors of different generations, whose figures
-# differ), and the commit where the tree is a git checkout ("-dirty" where
-# a tracked file differs from it).
+# The raw output of bench, benchstat, scaling and profile opens with
+# what it was run on (RAN_ON), as benchfmt configuration lines
+# (benchstat and the report read past them): the Go version, the date it
+# started, the processor's vendor, family, model and stepping where
+# /proc/cpuinfo gives them (under KVM the "cpu:" line that go test
+# prints can read only "AMD EPYC" on processors of different
+# generations, whose figures differ), and the commit where the tree is a
+# git checkout ("-dirty" where a tracked file differs from it).
 CPU_ID = awk -F': *' '/^vendor_id/ { v = $$2 } /^cpu family/ { f = $$2 } /^model[ \t]*:/ { m = $$2 } \
   /^stepping/ { s = $$2 } /^$$/ { exit } END { if (f != "") printf "cpu-id: %s family %s model %s stepping %s\n", v, f, m, s }' \
   /proc/cpuinfo 2>/dev/null
@@ -227,13 +227,17 @@ benchstat: $(BENCH_BIN)
 
 # profile: CPU, mutex and block profiles of one hot key under RunParallel,
 # for the CAS engine and its mutex twin, each with a pprof -top summary.
+# The benchmark's own lines (ns a decision, the handoff around it) go to
+# out/profile/bench.txt after what it ran on (RAN_ON): a profile's shares
+# differ with the processor and the handoff it ran at.
 profile: $(BENCH_BIN)
 	@mkdir -p $(OUT)/profile
+	@$(RAN_ON) > $(OUT)/profile/bench.txt
 	for impl in sluice sluice-mutex; do \
 	  $(BENCH_BIN) -test.run '^$$' -test.bench "Limiters/scenario=hot-allow/impl=$$impl\$$/mode=parallel" \
 	    -test.benchtime 3s -test.cpuprofile $(OUT)/profile/$$impl.cpu.pprof \
 	    -test.mutexprofile $(OUT)/profile/$$impl.mutex.pprof -test.blockprofile $(OUT)/profile/$$impl.block.pprof \
-	    | grep Benchmark; \
+	    | grep Benchmark | tee -a $(OUT)/profile/bench.txt; \
 	  for kind in cpu mutex block; do \
 	    $(GO) tool pprof -top -nodecount 25 $(BENCH_BIN) $(OUT)/profile/$$impl.$$kind.pprof \
 	      > $(OUT)/profile/$$impl.$$kind.txt 2>&1; \
