@@ -33,17 +33,18 @@ test: vet lint unit race stress-short mutants counts
 # computes from the files now, and that the table's figures from the
 # twenty-fifth run on, and those runs' sections (their tables; from the
 # fifty-third on the handoffs and BenchmarkMachine their openings give,
-# and the Go and date where the raw file names them; from the fifty-sixth
-# on their running counts of the 1,000-key rounds; the 1M-key rounds'
-# count inside 1.85-2.31x wherever they give it; each figure in ns in
-# their prose, which must be a value the run's files hold or one listed as
-# taken from elsewhere; each ratio of the floor reference's 1,000 keys and
-# a denied hot key on two cores, which must be one of the run's rounds';
-# each "serial -> two cores" pair of ns, which must be one round's), are
-# what the report prints on each raw file and what the files hold, and
-# that each in-page link of the two documents names a heading. It needs
-# python3: where there is none it is skipped, except in CI, which installs
-# it.
+# and the Go and date where the raw file names them; from the
+# fifty-sixth on their running counts of the 1,000-key rounds; the
+# 1M-key rounds' count inside 1.85-2.31x wherever they give it; each
+# figure in ns in their prose, which must be a value the run's files
+# hold or one listed as taken from elsewhere; each ratio of the floor
+# reference's 1,000 keys and a denied hot key on two cores, which must
+# be one of the run's rounds'; each "serial -> two cores" pair of ns,
+# which must be one round's), are what the report prints on each raw
+# file and what the files hold, that make profile's kept runs' tables
+# are their bench.txt's, and that each in-page link of the two documents
+# names a heading. It needs python3: where there is none it is skipped,
+# except in CI, which installs it.
 counts:
 	@if command -v python3 >/dev/null 2>&1; then GO=$(GO) python3 bench/runs/counts.py --check; \
 	elif [ -n "$$CI" ]; then echo "counts: python3 not found"; exit 1; \

@@ -102,6 +102,11 @@ It prints:
     BENCHMARKS.md's "Another machine" is held to its raw file as the
     history's sections are (others_against_reports), and a history run
     whose raw file names another family in its cpu-id line fails;
+  - with --check only: make profile's kept runs (<commit>-profile/ and
+    <commit>-family<N>-profile/), each run's six summaries present and,
+    where it kept its bench.txt, the README table's ns and handoffs its
+    lines' and its cpu-id the family the directory names
+    (profile_tables);
   - the coarse clock's hot key against the fastest per-key peer from the
     twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
     report prints it on each raw file: the medians' span, the peer's and
@@ -1298,6 +1303,62 @@ def others_against_reports(texts, n):
     return bad
 
 
+# make profile's runs kept as bench/runs/<commit>[-family<N>]-profile/:
+# a README.md whose table gives each run's ns a decision and the handoff
+# around it, sluice's and the mutex twin's, and runN/ with the run's six
+# pprof -top summaries and, from 335574a on, its bench.txt (what it ran
+# on, then the two benchmark lines).
+PROFILE_DIR = re.compile(r"^[0-9a-f]{7}(?:-family([0-9]+))?-profile$")
+PROFILE_ROW = re.compile(r"^\| ([0-9]+) \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \|$", re.M)
+PROFILE_LINE = re.compile(
+    r"^BenchmarkLimiters/scenario=hot-allow/impl=(sluice|sluice-mutex)/mode=parallel-\d+\s+\d+\s+([0-9.]+) ns/op\s+([0-9.]+) handoff-ns",
+    re.M,
+)
+
+
+def profile_tables():
+    """Each kept make profile run against its directory's README table:
+    the run's six summaries must be there, and where it kept its bench.txt,
+    the table's ns and handoffs must be its lines', to the character, and
+    its cpu-id family the one the directory's name gives (SERIES_FAMILY
+    where it names none). How many figures were held, and what
+    disagrees."""
+    read, bad = 0, []
+    for d in sorted(glob.glob(os.path.join(RUNS, "*-profile"))):
+        name = "bench/runs/" + os.path.basename(d)
+        m = PROFILE_DIR.match(os.path.basename(d))
+        if not m:
+            bad.append(f"{name}: not named <commit>-profile or <commit>-family<N>-profile")
+            continue
+        try:
+            with open(os.path.join(d, "README.md")) as fh:
+                rows = PROFILE_ROW.findall(fh.read())
+        except OSError:
+            rows = []
+        if not rows:
+            bad.append(f"{name}/README.md: no table of the runs (| run | sluice | handoff | sluice-mutex | handoff |)")
+        for run, *written in rows:
+            where = f"{name}/README.md, run {run}"
+            for impl in ("sluice", "sluice-mutex"):
+                for kind in ("cpu", "mutex", "block"):
+                    if not os.path.exists(os.path.join(d, f"run{run}", f"{impl}.{kind}.txt")):
+                        bad.append(f"{where}: no {impl}.{kind}.txt in run{run}/")
+            bench = os.path.join(d, f"run{run}", "bench.txt")
+            if not os.path.exists(bench):
+                continue
+            fam = cpu_family(bench)
+            if fam != (m.group(1) or SERIES_FAMILY):
+                bad.append(f"{where}: its bench.txt's cpu-id names family {fam}, its directory's name gives {m.group(1) or SERIES_FAMILY}")
+            with open(bench) as fh:
+                got = {impl: (ns, handoff) for impl, ns, handoff in PROFILE_LINE.findall(fh.read())}
+            for impl, pair in (("sluice", tuple(written[:2])), ("sluice-mutex", tuple(written[2:]))):
+                read += 2
+                if got.get(impl) != pair:
+                    had = "no line" if impl not in got else f"{got[impl][0]} ns at {got[impl][1]}"
+                    bad.append(f"{where}: {impl} {pair[0]} ns at a {pair[1]} ns handoff, where its bench.txt has {had}")
+    return read, bad
+
+
 def section_against_run(section, commit, raw, texts, run, where, n, twin=True, opening=True, table=True):
     """One full run's section (its text after the heading) against its raw
     file (bench/runs/<raw>) and the report on it (texts[raw]): in its
@@ -2105,6 +2166,7 @@ def figures():
         "disagree": disagree + unlike,
         "sections": n,
         "machines": machines,
+        "profiles": profile_tables(),
         "charts": charts,
         "drawn": drawn,
         "others": len(others),
@@ -2350,7 +2412,7 @@ def check():
                 missing.append(f"{doc}: {p}")
     for d in f["disagree"]:
         missing.append(f"bench/BENCHMARKS.md, {d}")
-    missing += f["charts"] + f["machines"]
+    missing += f["charts"] + f["machines"] + f["profiles"][1]
     if f["calm"][-1][0] != LEAD:
         missing.append(
             f"LEAD: the rule of calm_lead names the {ordinal(f['calm'][-1][0])} run as the lead, not the "
@@ -2371,7 +2433,7 @@ def check():
         f"their {f['sections']['arrows']} pairs of serial and two-core ns (\"24.21 → 15.19\") are each one round's, "
         f"their {f['sections']['spans']} spans of the floor's and sluice's ns in paired blocks are their rounds', "
         f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
-        f"are their rounds', and "
+        f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, and "
         f"the {f['drawn']} full runs' charts are the report's (of them, {f['others']} on another processor, "
         f"whose sections are held alike and left out of every count)"
     )
