@@ -86,8 +86,8 @@ It prints:
     own rounds', each list of them in round order and at the handoffs
     the sentence names (scaled_against_run), and each pair of ns it gives as
     "serial → two cores", which must be one round's of one scenario
-    (arrows_against_run), with the ratio a bracket of such pairs
-    follows, and each span it gives of the paired blocks' ns over all four
+    (arrows_against_run), with the ratio its sentence gives each pair of
+    a bracket of them (bracketed_ratios), and each span it gives of the paired blocks' ns over all four
     rounds, the floor's and sluice's (floor_spans_against_run); and from
     the eighty-second on (FIRST_TWIN),
     its paragraph "Against the mutex twin:": each verdict, ahead, behind
@@ -1062,34 +1062,70 @@ def scaled_rounds(sentence, its, elsewhere=()):
     return assign(0, frozenset(), -1)
 
 
+# A bracket that opens with serial → two-core pairs ("(24.25 → 16.24 and
+# 24.28 → 15.17 ns)"), with anything after them but another bracket
+# ("(27.56 → 32.12 ns, at a 160 ns handoff)", "(317.1 → 167.2 ns,
+# 1.90×)"); a ratio (not the upper end of a span, "1.85–2.31×"); and where
+# a sentence ends (a full stop before a capital, a backtick or bold).
+ARROW = re.compile(r"([0-9]+\.[0-9]+) → ([0-9]+\.[0-9]+)")
+PAIRS_BRACKET = re.compile(
+    r"\(((?:[0-9]+\.[0-9]+ → [0-9]+\.[0-9]+(?: ns)?(?:, and |, | and ))*[0-9]+\.[0-9]+ → [0-9]+\.[0-9]+(?: ns)?)([^()]*)\)"
+)
+RATIO = re.compile(r"(?<![–0-9.])([0-9]+\.[0-9]+)×")
+SENTENCE_END = re.compile(r"\.\s+(?=[A-Z`*])")
+
+
+def bracketed_ratios(body):
+    """Each bracket of pairs in a section's prose with the ratios it gives
+    them: the one after a lone pair inside it ("(517.8 → 242.4, 2.14×)"),
+    or else the last as many ratios as it has pairs in its sentence before
+    it, outside any bracket ("1.09×, 1.36× (in the slow mode), 1.34× and
+    1.02× (26.17 → 24.03 ns, ...)", "2.05× in the first (320.9 → 156.7
+    ns)"). A bracket with fewer ratios before it in its sentence gives
+    none ("The first round, at a fast handoff ... (330.3 → 154.3 ns)")."""
+    ends = [e.end() for e in SENTENCE_END.finditer(body)]
+    for m in PAIRS_BRACKET.finditer(body):
+        given = ARROW.findall(m.group(1))
+        after = re.match(r",\s*([0-9]+\.[0-9]+)×", m.group(2))
+        if len(given) == 1 and after:
+            yield [after.group(1)], given, m
+            continue
+        start = ends[bisect.bisect_right(ends, m.start()) - 1] if ends and ends[0] <= m.start() else 0
+        before, depth = [], 0
+        for ch in body[start : m.start()]:
+            depth += ch == "("
+            before.append(ch if depth == 0 else " ")
+            depth -= ch == ")" and depth > 0
+        written = RATIO.findall("".join(before))
+        if len(written) >= len(given):
+            yield written[len(written) - len(given) :], given, m
+
+
 def arrows_against_run(body, path):
     """Each "serial → two cores" pair of ns in a section's prose ("24.21
     → 15.19"), which must be one round's serial run (at GOMAXPROCS 1) and
     the same round's run on two goroutines, of one scenario and
-    implementation in the run's raw file (path), to the places written.
-    Where brackets of such pairs follow as many ratios ("1.49× and 1.60×
-    (24.25 → 16.24 and 24.28 → 15.17 ns)"), each ratio must be its
-    pair's round's, serial over two cores. How many were read, and what
-    disagrees."""
+    implementation in the run's raw file (path), to the places written;
+    and each ratio that bracketed_ratios gives a bracket of such pairs
+    ("1.49× and 1.60× (24.25 → 16.24 and 24.28 → 15.17 ns)"), which must
+    be its pair's round's, serial over two cores. How many pairs and
+    ratios were read, and what disagrees."""
     pairs = [(s, p) for scenario, impl, mode in limiter_runs(path) if mode == "parallel-2" for s, p, _ in rounds(path, scenario, impl)]
-    read, bad = 0, []
-    arrow = re.compile(r"([0-9]+\.[0-9]+) → ([0-9]+\.[0-9]+)")
+    read, ratios, bad = 0, 0, []
     fits = lambda a, b: [(s, p) for s, p in pairs if rounds_to(a, s) and rounds_to(b, p)]
-    for m in arrow.finditer(body):
+    for m in ARROW.finditer(body):
         read += 1
         if not fits(*m.groups()):
             bad.append(f"{m.group(1)} → {m.group(2)} ns is no round's serial and two-core run in its raw file")
-    ratios = re.compile(r"((?:[0-9]+\.[0-9]+×(?:, and |, | and ))*[0-9]+\.[0-9]+×) \(([^()]*→[^()]*)\)")
-    for m in ratios.finditer(body):
-        written = re.findall(r"([0-9]+\.[0-9]+)×", m.group(1))
-        given = arrow.findall(m.group(2))
-        if len(written) != len(given):
-            continue
+    for written, given, m in bracketed_ratios(body):
         for r, (a, b) in zip(written, given):
             these = fits(a, b)
-            if these and not any(rounds_to(r, s / p) for s, p in these):
+            if not these:
+                continue
+            ratios += 1
+            if not any(rounds_to(r, s / p) for s, p in these):
                 bad.append(f"{r}× with {a} → {b} ns ({m.group(0)!r}): that round's ratio is {these[0][0] / these[0][1]:.3f}")
-    return read, bad
+    return read, ratios, bad
 
 
 # Where a section gives the span of the paired blocks' ns over all four
@@ -1210,9 +1246,10 @@ def sections_against_reports(full, texts):
 
 
 # What section_against_run counts: table rows, openings, running counts,
-# figures in ns, scaling ratios, serial → two-core pairs, the floor's
-# spans, and the mutex twin's verdicts and figures.
-SECTION_COUNTS = ("rows", "openings", "running", "ns", "scaled", "arrows", "spans", "twins")
+# figures in ns, scaling ratios, serial → two-core pairs and the ratios
+# given them, the floor's spans, and the mutex twin's verdicts and
+# figures.
+SECTION_COUNTS = ("rows", "openings", "running", "ns", "scaled", "arrows", "arrow_ratios", "spans", "twins")
 
 
 def run_sections():
@@ -1385,8 +1422,9 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, o
     k, wrong = scaled_against_run(prose, path, run)
     n["scaled"] += k
     bad += [f"{where}: {d}" for d in wrong]
-    k, wrong = arrows_against_run(prose, path)
+    k, r, wrong = arrows_against_run(prose, path)
     n["arrows"] += k
+    n["arrow_ratios"] += r
     bad += [f"{where}: {d}" for d in wrong]
     k, wrong = floor_spans_against_run(prose, path)
     n["spans"] += k
@@ -2431,6 +2469,7 @@ def check():
         f"prints and the raw files hold, their {f['sections']['ns']} figures in ns are values the runs' files hold (but those listed as taken from elsewhere), "
         f"their {f['sections']['scaled']} ratios of the floor reference's 1,000 keys and a denied hot key are their rounds', "
         f"their {f['sections']['arrows']} pairs of serial and two-core ns (\"24.21 → 15.19\") are each one round's, "
+        f"and the {f['sections']['arrow_ratios']} ratios given them that round's, "
         f"their {f['sections']['spans']} spans of the floor's and sluice's ns in paired blocks are their rounds', "
         f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
         f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, and "
