@@ -101,7 +101,11 @@ It prints:
     as <commit>-family<N>.txt; each such run's section under
     BENCHMARKS.md's "Another machine" is held to its raw file as the
     history's sections are (others_against_reports), and a history run
-    whose raw file names another family in its cpu-id line fails;
+    whose raw file names another family in its cpu-id line fails; where
+    the documents list those runs' figures together ("1.38×, 1.43×, 1.44×
+    and 1.44× on the median") or give a span over them, each list is the
+    reports' on their raw files, in the order their sections stand
+    (other_figures, other_phrases);
   - with --check only: make profile's kept runs (<commit>-profile/ and
     <commit>-family<N>-profile/), each run's six summaries present and,
     where it kept its bench.txt, the README table's ns and handoffs its
@@ -1340,6 +1344,88 @@ def others_against_reports(texts, n):
     return bad
 
 
+def other_figures(texts):
+    """The full runs on each other processor (other_runs), in the order
+    their sections stand, as the documents list them together: from the
+    report on each (texts), the hot key's ratio to the fastest per-key
+    peer, the peer's ns and sluice's, the coarse clock's ratio, two cores
+    on 1,000 keys and on 1M keys and sluice's serial ns of each, the
+    default clock's floor, the median handoff, BenchmarkMiss; from the raw
+    file, how many parallel benchmarks ran in the slow mode, the floor's
+    median over the rounds the report holds (held_floor), and the
+    1,000-key rounds at fast handoffs. By family: a list of dicts."""
+    order = [k[1:] for k in run_sections() if len(k) == 3]
+    by = {}
+    for f in other_runs():
+        commit, fam = OTHER_RUN.match(os.path.basename(f)).groups()
+        by.setdefault(fam, []).append((order.index((commit, fam)) if (commit, fam) in order else len(order), f))
+    out = {}
+    for fam, fs in by.items():
+        out[fam] = []
+        for _, f in sorted(fs):
+            text = texts.get(os.path.basename(f), "")
+            get = lambda words: next((v for w, v in report_targets(text).items() if w.startswith(words)), None)
+            hot, coarse = get("hot key, default clock"), get("hot key, coarse clock")
+            k1, k1m = get("two cores on distinct keys (keys-1k)"), get("two cores on distinct keys (keys-1M)")
+            floor = get("core engine: hot key ≤ about 1.1× the floor, default clock")
+            handoff = re.search(r"median ([0-9.]+) ns, [0-9.]+ to [0-9.]+ over ([0-9]+) benchmarks", text)
+            miss = re.search(r"÷ ([0-9.]+) ns,\s*one dependent miss here", text)
+            if None in (hot, coarse, k1, k1m, floor, handoff, miss):
+                sys.exit(f"the report on {os.path.basename(f)} lacks a line other_figures reads")
+            peer = re.match(r"(\S+) ([0-9.]+) ns ÷ sluice ([0-9.]+) ns", hot[1])
+            out[fam].append({
+                "hot": hot[0], "peer": peer.group(2), "hot_ns": peer.group(3), "coarse": coarse[0],
+                "1k": k1[0], "1k_ns": re.search(r"serial ([0-9.]+) ns", k1[1]).group(1),
+                "1m": k1m[0], "1m_ns": re.search(r"serial ([0-9.]+) ns", k1m[1]).group(1),
+                "floor": floor[0], "held": held_floor(f, "default"),
+                "handoff": handoff.group(1), "parallel": handoff.group(2), "miss": miss.group(1),
+                "slow": sum(1 for v in handoffs([f]) if FAST <= v <= STALLED),
+                "fast_1k": [s / p for s, p, h in rounds(f, "keys-1k") if h is not None and h < FAST],
+            })
+    return out
+
+
+def other_phrases(others):
+    """The phrases README.md and BENCHMARKS.md write of the full runs on
+    another processor together (other_figures): their count, and each
+    figure listed run by run or as a span over them."""
+    every = words(sum(len(runs) for runs in others.values()))
+    readme = [f"it holds the sections of the {every} runs on another processor"] if others else []
+    benchmarks = [f"({every} full runs on a processor of another generation, kept apart)"] if others else []
+    for fam, runs in sorted(others.items()):
+        n = words(len(runs))
+        col = lambda key: [r[key] for r in runs]
+        lst = lambda key, unit="": joined([v + unit for v in col(key)])
+        span = lambda key, unit="": f"{min(col(key), key=float)}–{max(col(key), key=float)}{unit}"
+        fast = [v for r in runs for v in r["fast_1k"]]
+        fast = f"{min(fast):.2f}–{max(fast):.2f}×"
+        held = joined([f"{r['held']:.5f}".rstrip("0") for r in runs])
+        readme += [
+            f"{n} full runs read {span('1k', '×')}",
+            f"in the {n} runs on family {fam}",
+            f"({n} full runs on family {fam} are under",
+            f"{n} full runs read a handoff of {span('handoff')} ns on the median, sluice took {span('1k_ns')} ns a "
+            f"decision on 1,000 keys on one core, and two cores gave **{lst('1k', '×')}** on the median (every round "
+            f"at a fast handoff {fast}), while 1M keys gave {span('1m', '×')}",
+            f"The hot key read {span('hot', '×')} the fastest per-key peer, and the core engine issue's floor "
+            f"{span('floor')} on the default clock",
+            f"{span('miss')} in the {n} runs on family {fam}",
+        ]
+        benchmarks += [
+            f"The {n} full runs it has made are kept",
+            f"on the medians of these {n} runs against the",
+            f"sluice's hot key took {lst('hot_ns')} ns",
+            f"1,000 keys {lst('1k_ns')} ns, 1M keys {lst('1m_ns')}",
+            f"at {span('peer')} ns, the hot key read {lst('hot', '×')}, the coarse clock {lst('coarse', '×')}",
+            f"the default clock read {lst('floor')} ({held} on the rounds' median)",
+            f"{lst('handoff')} ns on the median handoff",
+            f"({joined([str(v) for v in col('slow')])} of {'/'.join(sorted(set(col('parallel'))))} parallel benchmarks in it)",
+            f"{lst('1k', '×')} on the median, every fast round {fast}",
+            f"1M keys still scale {lst('1m', '×')}",
+        ]
+    return readme, benchmarks
+
+
 # make profile's runs kept as bench/runs/<commit>[-family<N>]-profile/:
 # a README.md whose table gives each run's ns a decision and the handoff
 # around it, sluice's and the mutex twin's, and runN/ with the run's six
@@ -2205,6 +2291,7 @@ def figures():
         "sections": n,
         "machines": machines,
         "profiles": profile_tables(),
+        "other": other_figures(texts),
         "charts": charts,
         "drawn": drawn,
         "others": len(others),
@@ -2396,6 +2483,9 @@ def quoted(f):
     scaling, table = scaling_phrases()
     readme += scaling
     benchmarks += table
+    more = other_phrases(f["other"])
+    readme += more[0]
+    benchmarks += more[1]
     return {"README.md": readme, os.path.join("bench", "BENCHMARKS.md"): benchmarks}
 
 
