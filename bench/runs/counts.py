@@ -89,7 +89,7 @@ It prints:
     (arrows_against_run), with the ratio its sentence gives each pair of
     a bracket of them (bracketed_ratios), and each span it gives of the paired blocks' ns over all four
     rounds, the floor's and sluice's (floor_spans_against_run); and from
-    the fifty-third on (FIRST_TWIN),
+    the forty-fourth on (FIRST_TWIN),
     its paragraph "Against the mutex twin:": each verdict, ahead, behind
     or level, on the rounds it names or counts, and the rounds of each
     comparison all given a verdict once, the ns beside each verdict
@@ -688,10 +688,11 @@ FIRST_OPENING = 53
 # hot key on two goroutines, then a new key serially and on two
 # goroutines, each a verdict on rounds named or counted, then
 # sluice-stripes alone. From it on, those are held to the raw file. (The
-# fifty-third to eighty-first were brought to that form where they
-# strayed from it; the forty-fourth to fifty-second say nothing of
-# sluice-stripes and compare on other terms.)
-FIRST_TWIN = 53
+# forty-fourth to eighty-first were brought to that form where they
+# strayed from it.) The forty-fourth to fifty-first say nothing of
+# sluice-stripes; from FIRST_STRIPES on, the paragraph must.
+FIRST_TWIN = 44
+FIRST_STRIPES = 53
 
 
 def report_targets(text):
@@ -1233,7 +1234,7 @@ def sections_against_reports(full, texts):
             continue
         bad += section_against_run(
             section, commit, commit + ".txt", texts, i, where, n,
-            twin=i >= FIRST_TWIN, opening=i >= FIRST_OPENING, table=i != 26,
+            twin=i >= FIRST_TWIN and (i >= FIRST_STRIPES or "without stripes"), opening=i >= FIRST_OPENING, table=i != 26,
         )
         if i == 26:
             continue
@@ -1491,7 +1492,9 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, o
     prose, each figure in ns (ns_against_run), each ratio of the floor
     reference's 1,000 keys and a denied hot key (scaled_against_run) and
     each pair of a round's serial and two-core ns (arrows_against_run);
-    where twin, its comparisons with the mutex twin (twin_against_run);
+    where twin, its comparisons with the mutex twin (twin_against_run;
+    twin "without stripes", where they need not say what sluice-stripes
+    took);
     where opening, its opening paragraph (opening_against_report), which
     must name the commit the raw file names, if it names one; where table,
     its table's rows of the targets and of the floor. run is the run's
@@ -1519,7 +1522,7 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, o
     n["spans"] += k
     bad += [f"{where}: {d}" for d in wrong]
     if twin:
-        k, m, wrong = twin_against_run(section, path)
+        k, m, wrong = twin_against_run(section, path, stripes=twin != "without stripes")
         n["twins"] = [n["twins"][0] + k, n["twins"][1] + m]
         bad += [f"{where}, against the mutex twin: {d}" for d in wrong]
     if opening:
@@ -1842,7 +1845,7 @@ TWIN_STRIPES = "`sluice-stripes` took"
 # rounds", "ahead only in the first, third and fourth".
 VERDICT = re.compile(
     rf"\b(ahead|behind|level)(?: only)? in (?:(all four)|the other ({CNT})|({CNT})\b|"
-    rf"the ({ORD}) to ({ORD})|the ({ORD}(?:(?:, | and ){ORD})*))( rounds?)?"
+    rf"the ({ORD}) to ({ORD})|the ({ORD}(?:(?:, | and ){ORD})*))( rounds?)?(?: of four)?"
 )
 # A group in brackets, set aside as "§3" while the verdicts are read.
 GROUP = re.compile(r" §([0-9]+)")
@@ -1909,7 +1912,7 @@ def sides(clause):
     return out
 
 
-def twin_against_run(section, path):
+def twin_against_run(section, path, stripes=True):
     """A section's "Against the mutex twin:" paragraph against its run's
     raw file (path): each verdict (ahead, behind, level) on the rounds it
     names or counts, and the rounds the verdicts name together, all of
@@ -1919,7 +1922,8 @@ def twin_against_run(section, path):
     FAST ns) or slow; each "A–B against C–D", the ends of sluice's and
     the twin's ns in the verdict's rounds (the least and the most, where
     the verdict's rounds all ran serially or at fast handoffs); and what
-    it says of sluice-stripes on two goroutines and serially. Two
+    it says of sluice-stripes on two goroutines and serially (where
+    stripes, it must say it; else only where it does). Two
     rounds within LEVEL of each other are level, and either side may be
     said to lead by the nearer figure. How many verdicts and figures
     were read, and what disagrees."""
@@ -1928,7 +1932,10 @@ def twin_against_run(section, path):
         return 0, 0, ["no paragraph opens \"Against the mutex twin:\""]
     runs = limiter_runs(path)
     read, figures, bad = 0, 0, []
-    starts = [par.find(w) for w, _, _ in TWIN_PARTS] + [par.find(TWIN_STRIPES)]
+    stripes_from = par.find(TWIN_STRIPES)
+    if stripes_from == -1 and not stripes:
+        stripes_from = len(par)
+    starts = [par.find(w) for w, _, _ in TWIN_PARTS] + [stripes_from]
     if -1 in starts or starts != sorted(starts):
         return 0, 0, [f"the paragraph does not make its comparisons in the order {[w for w, _, _ in TWIN_PARTS] + [TWIN_STRIPES]}"]
     for k, (words, scenario, mode) in enumerate(TWIN_PARTS):
@@ -2052,8 +2059,9 @@ def twin_against_run(section, path):
             figures += spans(rest, rounds)
         if counted + len(named) != n or len(set(named)) != len(named):
             bad.append(f"{where}: its verdicts cover {counted + len(named)} rounds ({', '.join(v.group(0) for v in found)}), of {n}")
-    stripes = par[starts[-1] + len(TWIN_STRIPES) :]
-    ns, _, serial = stripes.partition("; serially")
+    if stripes_from == len(par):
+        return read, figures, bad
+    ns, _, serial = par[stripes_from + len(TWIN_STRIPES) :].partition("; serially")
     # "serially 346.2–449.3 ns, against sluice's 311.1–411.2": sluice's
     # own serial rounds after the stripes'.
     serial, _, theirs = serial.partition(" against sluice's ")
