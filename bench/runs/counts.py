@@ -1993,19 +1993,25 @@ def twin_against_run(section, path, stripes=True):
                 rounds = list(range(ROUND_WORDS.index(v.group(5)), ROUND_WORDS.index(v.group(6)) + 1))
             else:
                 rounds = [ROUND_WORDS.index(w) for w in re.findall(ORD, v.group(7))]
-            # Brackets right after the rounds named: their figures, round by round.
+            # The bracket after the rounds named, right after them or after
+            # a few words that name no other round and no other bracket
+            # ("behind in the second by 1.8 ns (...)", "ahead in the second
+            # alone (...)", "behind in the first, in the slow mode (...)"):
+            # their figures, round by round.
             lists = []
+            g = re.match(r"([^§]{0,80}?) §([0-9]+)", rest)
+            if g and re.search(rf"\band the {ORD}\b|narrowly", g.group(1)):
+                g = None
+            first = g and groups[int(g.group(2))]
             if rounds:
-                g = re.match(GROUP, rest)
-                lists.append((list(rounds), g and groups[int(g.group(1))]))
+                lists.append((list(rounds), first))
                 # "... the fourth (...) and the third (...)": more rounds, each with its own.
                 for m in re.finditer(rf"\band the ({ORD})\b(?: §([0-9]+))?", rest):
                     r = ROUND_WORDS.index(m.group(1))
                     rounds.append(r)
                     lists.append(([r], m.group(2) and groups[int(m.group(2))]))
             else:
-                g = re.match(GROUP, rest)
-                lists.append((None, g and groups[int(g.group(1))]))
+                lists.append((None, first))
             # "ahead in all four (...), the first narrowly (372.9 against 374.3)".
             for m in re.finditer(rf", the ({ORD}) narrowly §([0-9]+)", rest):
                 lists.append(([ROUND_WORDS.index(m.group(1))], groups[int(m.group(2))]))
