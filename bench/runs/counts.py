@@ -87,8 +87,9 @@ It prints:
     the sentence names (scaled_against_run), and each pair of ns it gives as
     "serial → two cores", which must be one round's of one scenario
     (arrows_against_run), with the ratio its sentence gives each pair of
-    a bracket of them (bracketed_ratios), and each span it gives of the paired blocks' ns over all four
-    rounds, the floor's and sluice's (floor_spans_against_run); and from
+    a bracket of them (bracketed_ratios), and each span it gives of the
+    paired blocks' ns over all four rounds, the floor's and sluice's
+    (floor_spans_against_run); and from
     the forty-fourth on (FIRST_TWIN),
     its paragraph "Against the mutex twin:": each verdict, ahead, behind
     or level, on the rounds it names or counts, and the rounds of each
@@ -1234,7 +1235,7 @@ def sections_against_reports(full, texts):
             continue
         bad += section_against_run(
             section, commit, commit + ".txt", texts, i, where, n,
-            twin=i >= FIRST_TWIN and (i >= FIRST_STRIPES or "without stripes"), opening=i >= FIRST_OPENING, table=i != 26,
+            twin=i >= FIRST_TWIN, stripes=i >= FIRST_STRIPES, opening=i >= FIRST_OPENING, table=i != 26,
         )
         if i == 26:
             continue
@@ -1368,19 +1369,20 @@ def other_figures(texts):
         out[fam] = []
         for _, f in sorted(fs):
             text = texts.get(os.path.basename(f), "")
-            get = lambda words: next((v for w, v in report_targets(text).items() if w.startswith(words)), None)
+            targets = report_targets(text)
+            get = lambda words: next((v for w, v in targets.items() if w.startswith(words)), None)
             hot, coarse = get("hot key, default clock"), get("hot key, coarse clock")
             k1, k1m = get("two cores on distinct keys (keys-1k)"), get("two cores on distinct keys (keys-1M)")
             floor = get("core engine: hot key ≤ about 1.1× the floor, default clock")
             handoff = re.search(r"median ([0-9.]+) ns, [0-9.]+ to [0-9.]+ over ([0-9]+) benchmarks", text)
             miss = re.search(r"÷ ([0-9.]+) ns,\s*one dependent miss here", text)
-            if None in (hot, coarse, k1, k1m, floor, handoff, miss):
+            peer = hot and re.match(r"(\S+) ([0-9.]+) ns ÷ sluice ([0-9.]+) ns", hot[1])
+            serial = [v and re.search(r"serial ([0-9.]+) ns", v[1]) for v in (k1, k1m)]
+            if None in (coarse, floor, handoff, miss, peer, *serial) or not all(serial):
                 sys.exit(f"the report on {os.path.basename(f)} lacks a line other_figures reads")
-            peer = re.match(r"(\S+) ([0-9.]+) ns ÷ sluice ([0-9.]+) ns", hot[1])
             out[fam].append({
                 "hot": hot[0], "peer": peer.group(2), "hot_ns": peer.group(3), "coarse": coarse[0],
-                "1k": k1[0], "1k_ns": re.search(r"serial ([0-9.]+) ns", k1[1]).group(1),
-                "1m": k1m[0], "1m_ns": re.search(r"serial ([0-9.]+) ns", k1m[1]).group(1),
+                "1k": k1[0], "1k_ns": serial[0].group(1), "1m": k1m[0], "1m_ns": serial[1].group(1),
                 "floor": floor[0], "held": held_floor(f, "default"),
                 "handoff": handoff.group(1), "parallel": handoff.group(2), "miss": miss.group(1),
                 "slow": sum(1 for v in handoffs([f]) if FAST <= v <= STALLED),
@@ -1486,15 +1488,14 @@ def profile_tables():
     return read, bad
 
 
-def section_against_run(section, commit, raw, texts, run, where, n, twin=True, opening=True, table=True):
+def section_against_run(section, commit, raw, texts, run, where, n, twin=True, stripes=True, opening=True, table=True):
     """One full run's section (its text after the heading) against its raw
     file (bench/runs/<raw>) and the report on it (texts[raw]): in its
     prose, each figure in ns (ns_against_run), each ratio of the floor
     reference's 1,000 keys and a denied hot key (scaled_against_run) and
     each pair of a round's serial and two-core ns (arrows_against_run);
-    where twin, its comparisons with the mutex twin (twin_against_run;
-    twin "without stripes", where they need not say what sluice-stripes
-    took);
+    where twin, its comparisons with the mutex twin (twin_against_run,
+    which, where not stripes, need not say what sluice-stripes took);
     where opening, its opening paragraph (opening_against_report), which
     must name the commit the raw file names, if it names one; where table,
     its table's rows of the targets and of the floor. run is the run's
@@ -1522,7 +1523,7 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, o
     n["spans"] += k
     bad += [f"{where}: {d}" for d in wrong]
     if twin:
-        k, m, wrong = twin_against_run(section, path, stripes=twin != "without stripes")
+        k, m, wrong = twin_against_run(section, path, stripes)
         n["twins"] = [n["twins"][0] + k, n["twins"][1] + m]
         bad += [f"{where}, against the mutex twin: {d}" for d in wrong]
     if opening:
