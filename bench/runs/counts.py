@@ -106,7 +106,11 @@ It prints:
     the documents list those runs' figures together ("1.38×, 1.43×, 1.44×
     and 1.44× on the median") or give a span over them, each list is the
     reports' on their raw files, in the order their sections stand
-    (other_figures, other_phrases);
+    (other_figures, other_phrases); and what "Another machine" says of
+    its BenchmarkAllowKeysSharing run (the medians and their ratios,
+    sharing_phrases) and of its make benchstat run (the handoffs' modes
+    and spans, and sluice against the twin round by round,
+    benchstat_phrases; benchstat's own table is not recomputed);
   - with --check only: make profile's kept runs (<commit>-profile/ and
     <commit>-family<N>-profile/), each run's six summaries present and,
     where it kept its bench.txt, the README table's ns and handoffs its
@@ -1432,6 +1436,86 @@ def other_phrases(others):
     return readme, benchmarks
 
 
+def sharing_phrases():
+    """What BENCHMARKS.md's "Another machine" and the README write of each
+    BenchmarkAllowKeysSharing run kept there (<commit>-family<N>-sharing.txt,
+    five runs of each benchmark): each benchmark's median as the raw file
+    prints it, and each ratio of a serial median over a parallel one."""
+    line = re.compile(r"^BenchmarkAllowKeysSharing/impl=sluice/clock=default/keys=([0-9]+)/mode=(\S+)-2\s+\d+\s+([0-9.]+) ns/op", re.M)
+    readme, benchmarks = [], []
+    for f in sorted(glob.glob(os.path.join(RUNS, "*-family*-sharing.txt"))):
+        with open(f) as fh:
+            got = {}
+            for keys, mode, ns in line.findall(fh.read()):
+                got.setdefault((keys, mode), []).append(ns)
+        med = {k: sorted(v, key=float)[len(v) // 2] for k, v in got.items() if len(v) % 2}
+        need = [("1000", m) for m in ("serial", "parallel/share=keys", "parallel/share=lines", "parallel/share=nothing",
+                                       "serial/counts=off", "parallel/share=keys/counts=off")]
+        need += [(k, m) for k in ("10000", "100000") for m in ("serial", "parallel/share=keys")]
+        if any(k not in med for k in need):
+            sys.exit(f"{os.path.basename(f)}: not an odd number of runs of each benchmark sharing_phrases reads")
+        m = lambda keys, mode: med[(keys, mode)]
+        r = lambda a, b: f"{float(a) / float(b):.2f}×"
+        one = m("1000", "serial")
+        benchmarks += [
+            f"one goroutine {one} ns; two on the same keys (share=keys) {m('1000', 'parallel/share=keys')} ns, "
+            f"{r(one, m('1000', 'parallel/share=keys'))}; each its own keys, the lines still shared (share=lines) "
+            f"{m('1000', 'parallel/share=lines')} ns, {r(one, m('1000', 'parallel/share=lines'))}; each its own limiter "
+            f"(share=nothing) {m('1000', 'parallel/share=nothing')} ns, {r(one, m('1000', 'parallel/share=nothing'))}; "
+            f"the same without the decision count {m('1000', 'serial/counts=off')} → "
+            f"{m('1000', 'parallel/share=keys/counts=off')} ns, "
+            f"{r(m('1000', 'serial/counts=off'), m('1000', 'parallel/share=keys/counts=off'))}",
+            f"At 10,000 keys {m('10000', 'serial')} → {m('10000', 'parallel/share=keys')} ns "
+            f"({r(m('10000', 'serial'), m('10000', 'parallel/share=keys'))}), at 100,000 {m('100000', 'serial')} → "
+            f"{m('100000', 'parallel/share=keys')} ({r(m('100000', 'serial'), m('100000', 'parallel/share=keys'))})",
+            f"with nothing shared they scale {r(one, m('1000', 'parallel/share=nothing'))}",
+        ]
+        readme.append(f"a limiter to each goroutine, two cores gave {r(one, m('1000', 'parallel/share=nothing'))} there")
+    return readme, benchmarks
+
+
+def benchstat_phrases():
+    """What BENCHMARKS.md's "Another machine" writes of each make benchstat
+    run kept there (<commit>-family<N>-benchstat.txt, ten rounds): how
+    many parallel runs handed a line over at a fast handoff and in the
+    slow mode, and the span of each; and, round by round on two
+    goroutines, sluice against its mutex twin on 1,000 keys (in the fast
+    and the slow rounds apart, where the two ran each round in one mode)
+    and on one admitted hot key. Where sluice was not ahead in every
+    round, the phrase says so and cannot be in the document: the sentence
+    must be written anew."""
+    line = re.compile(r"^BenchmarkLimiters/scenario=([^/]+)/impl=([^/]+)/mode=parallel-2\s+\d+\s+([0-9.]+) ns/op\s+([0-9.]+) handoff-ns", re.M)
+    out = []
+    for f in sorted(glob.glob(os.path.join(RUNS, "*-family*-benchstat.txt"))):
+        with open(f) as fh:
+            rows = line.findall(fh.read())
+        h = [float(x) for *_, x in rows]
+        fast, slow = [x for x in h if x < FAST], [x for x in h if FAST <= x <= STALLED]
+        if not fast or not slow:
+            sys.exit(f"{os.path.basename(f)}: benchstat_phrases reads both modes")
+        out.append(f"{len(fast)} of the {len(h)} parallel runs handed a line over in {min(fast):.1f}–{max(fast):.1f} ns, "
+                   f"{len(slow)} in {min(slow):.1f}–{max(slow):.1f}")
+        by = lambda sc, impl: [(ns, float(x)) for s_, i_, ns, x in rows if (s_, i_) == (sc, impl)]
+        span = lambda v: f"{min(v, key=float)}–{max(v, key=float)}"
+        ours, twin = by("keys-1k", "sluice"), by("keys-1k", "sluice-mutex")
+        ahead = all(float(a) < float(b) for (a, _), (b, _) in zip(ours, twin))
+        same = all((x < FAST) == (y < FAST) for (_, x), (_, y) in zip(ours, twin))
+        fast_r = [i for i, (_, x) in enumerate(ours) if x < FAST]
+        slow_r = [i for i, (_, x) in enumerate(ours) if x >= FAST]
+        pick = lambda side, idx: [side[i][0] for i in idx]
+        out.append(
+            ("the two engines ran each round of 1,000 keys in the same mode, " if same else "(not each round in one mode) ")
+            + ("and sluice was ahead in all ten: " if ahead else "(not ahead in all) ")
+            + f"{span(pick(ours, fast_r))} ns against {span(pick(twin, fast_r))} in the {words(len(fast_r))} fast rounds, "
+            f"{span(pick(ours, slow_r))} against {span(pick(twin, slow_r))} in the {words(len(slow_r))} slow ones"
+        )
+        ours, twin = by("hot-allow", "sluice"), by("hot-allow", "sluice-mutex")
+        ahead = all(float(a) < float(b) for (a, _), (b, _) in zip(ours, twin))
+        out.append(("On one admitted hot key it was ahead in all ten too " if ahead else "(not ahead on the hot key in all) ")
+                   + f"({span([a for a, _ in ours])} ns against {span([b for b, _ in twin])})")
+    return out
+
+
 # make profile's runs kept as bench/runs/<commit>[-family<N>]-profile/:
 # a README.md whose table gives each run's ns a decision and the handoff
 # around it, sluice's and the mutex twin's, and runN/ with the run's six
@@ -2557,6 +2641,9 @@ def quoted(f):
     more = other_phrases(f["other"])
     readme += more[0]
     benchmarks += more[1]
+    more = sharing_phrases()
+    readme += more[0]
+    benchmarks += more[1] + benchstat_phrases()
     return {"README.md": readme, os.path.join("bench", "BENCHMARKS.md"): benchmarks}
 
 
