@@ -111,6 +111,10 @@ It prints:
     sharing_phrases) and of its make benchstat run (the handoffs' modes
     and spans, and sluice against the twin round by round,
     benchstat_phrases; benchstat's own table is not recomputed);
+  - with --check only: each row of the two documents' benchstat tables,
+    against go tool benchstat on the rounds the document names before
+    it: the medians, each 95% interval of 10% or more, the change and
+    its p (benchstat_tables);
   - with --check only: make profile's kept runs (<commit>-profile/ and
     <commit>-family<N>-profile/), each run's six summaries present and,
     where it kept its bench.txt, the README table's ns and handoffs its
@@ -1516,6 +1520,89 @@ def benchstat_phrases():
     return out
 
 
+# A row of BENCHMARKS.md's benchstat tables: a scenario serially and on two
+# goroutines, the CAS engine's sec/op medians (with benchstat's interval
+# where the table gives one), the mutex twin's, and benchstat's verdicts.
+BENCHSTAT_ROW = re.compile(
+    r"^\| (hot key admitted|hot key denied|1k keys|1M keys), serial / 2 goroutines \| (.*?) ns \| (.*?) ns \| (.*) \|$", re.M
+)
+BENCHSTAT_SCENARIO = {"hot key admitted": "hot-allow", "hot key denied": "hot-deny", "1k keys": "keys-1k", "1M keys": "keys-1M"}
+BENCHSTAT_LINE = re.compile(
+    r"^Limiters/scenario=(\S+)/mode=(serial|parallel)-2\s+([0-9.]+)n ±\s*([0-9]+)%\s+([0-9.]+)n ±\s*([0-9]+)%\s+"
+    r"(~|[+-][0-9.]+%)\s+\(p=([0-9.]+) n=[0-9]+\)",
+    re.M,
+)
+
+
+def benchstat_tables(doc, text):
+    """Each row of a document's benchstat tables (doc, its text) against
+    benchstat's own comparison (go tool benchstat -col /impl, the bench
+    module's pinned tool) of the rounds the document names last before
+    the table (runs/<commit>[-family<N>]-benchstat.txt): each median, to
+    the places written; each 95% interval of 10% or more, which the row
+    must give (the tables say so), and each it gives; each change,
+    rounded to a whole percent, or "~" / "no significant difference"
+    where benchstat finds none; each p. How many figures were held, and
+    what disagrees."""
+    cited = re.compile(r"runs/([0-9a-f]{7}(?:-family[0-9]+)?-benchstat\.txt)")
+    cell = re.compile(r"^([0-9.]+)(?: ± ([0-9]+)%)? / ([0-9.]+)(?: ± ([0-9]+)%)?$")
+    verdict = re.compile(r"^(?:mutex )?(~|no significant difference|[+-][0-9]+%) \(p=([0-9.]+)\)$")
+    compared, read, bad = {}, 0, []
+    for m in BENCHSTAT_ROW.finditer(text):
+        names = cited.findall(text, 0, m.start())
+        where = f"{doc}, the benchstat table row {m.group(1)!r} at line {text.count(chr(10), 0, m.start()) + 1}"
+        if not names:
+            bad.append(f"{where}: no runs/*-benchstat.txt named before it")
+            continue
+        name = names[-1]
+        if name not in compared:
+            out = subprocess.run(
+                [os.environ.get("GO", "go"), "tool", "benchstat", "-col", "/impl", os.path.join(RUNS, name)],
+                cwd=os.path.join(RUNS, ".."), capture_output=True, text=True,
+            )
+            if out.returncode != 0:
+                sys.exit(f"go tool benchstat on {name}: {out.stderr.strip()}")
+            # Its first table, sec/op.
+            first = out.stdout.split("\n\n")[0]
+            compared[name] = {(sc, mode): rest for sc, mode, *rest in BENCHSTAT_LINE.findall(first)}
+        got = compared[name]
+        sc = BENCHSTAT_SCENARIO[m.group(1)]
+        if (sc, "serial") not in got or (sc, "parallel") not in got:
+            bad.append(f"{where}: benchstat on {name} gives no {sc} serially and on two goroutines")
+            continue
+        ours, twin, said = cell.match(m.group(2)), cell.match(m.group(3)), m.group(4).split(" / ")
+        if not ours or not twin or len(said) != 2 or not all(verdict.match(v) for v in said):
+            bad.append(f"{where}: not in the form 'A [± x%] / B [± y%] ns' and '+N% (p=P) / ... (p=Q)'")
+            continue
+        for k, mode in enumerate(("serial", "parallel")):
+            b_ours, i_ours, b_twin, i_twin, change, p = got[(sc, mode)]
+            for written, interval, value, spread, whose in (
+                (ours.group(1 + 2 * k), ours.group(2 + 2 * k), b_ours, i_ours, "sluice"),
+                (twin.group(1 + 2 * k), twin.group(2 + 2 * k), b_twin, i_twin, "the mutex twin"),
+            ):
+                read += 1
+                if not rounds_to(written, float(value)) or (interval or int(spread) >= 10) and interval != spread:
+                    bad.append(f"{where}, {whose} {mode}: {written}{' ± ' + interval + '%' if interval else ''} ns, "
+                               f"benchstat on {name} gives {value} ± {spread}%")
+            v = verdict.match(said[k])
+            read += 1
+            none = v.group(1) in ("~", "no significant difference")
+            if v.group(2) != p or none != (change == "~") or (not none and v.group(1) != f"{float(change[:-1]):+.0f}%"):
+                bad.append(f"{where}, {mode}: {said[k]!r}, benchstat on {name} gives {change} (p={p})")
+    return read, bad
+
+
+def benchstat_tables_all():
+    """benchstat_tables over README.md and BENCHMARKS.md."""
+    read, bad = 0, []
+    for doc in ("README.md", "bench/BENCHMARKS.md"):
+        with open(os.path.join(RUNS, "..", "..", doc)) as fh:
+            k, wrong = benchstat_tables(doc, fh.read())
+        read += k
+        bad += wrong
+    return read, bad
+
+
 # make profile's runs kept as bench/runs/<commit>[-family<N>]-profile/:
 # a README.md whose table gives each run's ns a decision and the handoff
 # around it, sluice's and the mutex twin's, and runN/ with the run's six
@@ -2446,6 +2533,7 @@ def figures():
         "sections": n,
         "machines": machines,
         "profiles": profile_tables(),
+        "benchstat": benchstat_tables_all(),
         "other": other_figures(texts),
         "charts": charts,
         "drawn": drawn,
@@ -2698,7 +2786,7 @@ def check():
                 missing.append(f"{doc}: {p}")
     for d in f["disagree"]:
         missing.append(f"bench/BENCHMARKS.md, {d}")
-    missing += f["charts"] + f["machines"] + f["profiles"][1]
+    missing += f["charts"] + f["machines"] + f["profiles"][1] + f["benchstat"][1]
     if f["calm"][-1][0] != LEAD:
         missing.append(
             f"LEAD: the rule of calm_lead names the {ordinal(f['calm'][-1][0])} run as the lead, not the "
@@ -2720,7 +2808,8 @@ def check():
         f"and the {f['sections']['arrow_ratios']} ratios given them that round's, "
         f"their {f['sections']['spans']} spans of the floor's and sluice's ns in paired blocks are their rounds', "
         f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
-        f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, and "
+        f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, "
+        f"the {f['benchstat'][0]} medians and verdicts of the benchstat tables are benchstat's on their rounds, and "
         f"the {f['drawn']} full runs' charts are the report's (of them, {f['others']} on another processor, "
         f"whose sections are held alike and left out of every count)"
     )
