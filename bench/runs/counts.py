@@ -1562,8 +1562,8 @@ def benchstat_tables(doc, text):
             )
             if out.returncode != 0:
                 sys.exit(f"go tool benchstat on {name}: {out.stderr.strip()}")
-            # Its first table, sec/op.
-            first = out.stdout.split("\n\n")[0]
+            # Its table of sec/op (the first; ops/s and B/op follow).
+            first = next((t for t in out.stdout.split("\n\n") if "sec/op" in t), "")
             compared[name] = {(sc, mode): rest for sc, mode, *rest in BENCHSTAT_LINE.findall(first)}
         got = compared[name]
         sc = BENCHSTAT_SCENARIO[m.group(1)]
