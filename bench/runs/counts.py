@@ -2024,7 +2024,7 @@ GROUP = re.compile(r" §([0-9]+)")
 # What a figure ran at: "at a fast handoff", "at fast handoffs", "at a
 # fast one", "in the slow mode"; after "both" or "all", every figure of
 # its clause.
-HANDOFF = re.compile(r"(both |all )?(?:at (?:a )?fast (?:handoffs?|one)|(in the slow mode))")
+HANDOFF = re.compile(r"(both |all )?(?:at (?:a )?fast (?:handoffs?|one)|in the fast (?:mode|one)|(in the slow (?:mode|one)))")
 # Two sides one level apart are level: "35.09 against 35.10".
 LEVEL = 0.01
 
