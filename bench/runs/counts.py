@@ -1520,9 +1520,10 @@ def benchstat_phrases():
     return out
 
 
-# A row of BENCHMARKS.md's benchstat tables: a scenario serially and on two
-# goroutines, the CAS engine's sec/op medians (with benchstat's interval
-# where the table gives one), the mutex twin's, and benchstat's verdicts.
+# A row of the benchstat tables in README.md and BENCHMARKS.md: a scenario
+# serially and on two goroutines, the CAS engine's sec/op medians (with
+# benchstat's interval where the table gives one), the mutex twin's, and
+# benchstat's verdicts.
 BENCHSTAT_ROW = re.compile(
     r"^\| (hot key admitted|hot key denied|1k keys|1M keys), serial / 2 goroutines \| (.*?) ns \| (.*?) ns \| (.*) \|$", re.M
 )
