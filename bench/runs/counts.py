@@ -2730,6 +2730,18 @@ def quoted(f):
     more = other_phrases(f["other"])
     readme += more[0]
     benchmarks += more[1]
+    # "Another machine" sets its runs beside the history's: the number of
+    # the history's runs, the lead run's hot key, whether every run there
+    # beat every run here on the hot key's ratios, and the floor's span.
+    lead_hot = re.search(r"hot key, default clock.*?÷ sluice ([0-9.]+) ns", f["lead"])
+    for fam, runs in f["other"].items():
+        above = all(float(r["hot"]) > t["hot"][1] and float(r["coarse"]) > t["coarse"][1] for r in runs)
+        benchmarks += [
+            f"against the {words(f['full'])} before them on family {SERIES_FAMILY}",
+            f"({lead_hot.group(1) if lead_hot else '?'} in the {ordinal(LEAD)})",
+            f"each above every family-{SERIES_FAMILY} run's" if above else f"(not each above every family-{SERIES_FAMILY} run's)",
+            f"where it had sat at {t['default'][0]:.2f}–{t['default'][1]:.2f}× on family {SERIES_FAMILY} since `31bd5c7`",
+        ]
     more = sharing_phrases()
     readme += more[0]
     benchmarks += more[1] + benchstat_phrases()
