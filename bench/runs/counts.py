@@ -2424,6 +2424,11 @@ def coarse_since(full, texts):
     return text + "."
 
 
+# The full run whose 1,000-key rounds the README's "Why" takes apart
+# (every round in the fast mode).
+WHY_RUN = 21
+
+
 def figures():
     """Computes and prints every count; returns those the documents quote."""
     files = runs()
@@ -2557,6 +2562,7 @@ def figures():
         "drawn": drawn,
         "others": len(others),
         "lead": texts.get(full[LEAD - 1] + ".txt", ""),
+        "why": texts.get(full[WHY_RUN - 1] + ".txt", ""),
         "coarse_since": coarse,
         "calm": turns,
     }
@@ -2747,6 +2753,24 @@ def quoted(f):
     more = other_phrases(f["other"])
     readme += more[0]
     benchmarks += more[1]
+    # The README's "Why": one core's decision in the WHY_RUN-th run, two
+    # cores' wall time and each core's, what the other core added, twice
+    # that for each line that moved, the rounds' handoffs, and what 1.8x
+    # would allow.
+    why = re.search(r"\(keys-1k\).*medians: serial ([0-9.]+) ns, two cores ([0-9.]+) ns; by round, × at handoff ns: (.*)\)", f["why"])
+    if why:
+        one, two = float(why.group(1)), float(why.group(2))
+        ats = [int(a) for a in re.findall(r"at ([0-9]+)", why.group(3))]
+        fast = all(a < FAST for a in ats)
+        readme.append(
+            f"In the {ordinal(WHY_RUN)} run, {'every round in the fast mode' if fast else '(not every round fast)'}, one core "
+            f"took {why.group(1)} ns a decision and two took {why.group(2)} ns of wall time, {2 * two:.1f} ns each: the "
+            f"other core added {2 * two - one:.1f} ns to a decision, about {2 * (2 * two - one):.0f} ns for each line that "
+            f"moved, where a handoff measured {min(ats)}–{max(ats)} ns"
+        )
+        readme.append(f"1.8× would allow {2 * one / 1.8 - one:.1f} ns a decision")
+    else:
+        readme.append(f"the report on the {ordinal(WHY_RUN)} run gives no 1,000-key medians")
     # "Another machine" sets its runs beside the history's: the number of
     # the history's runs, the lead run's hot key, whether every run there
     # beat every run here on the hot key's ratios, and the floor's span.
