@@ -1404,17 +1404,17 @@ def other_phrases(others):
     """The phrases README.md and BENCHMARKS.md write of the full runs on
     another processor together (other_figures): their count, and each
     figure listed run by run or as a span over them."""
-    every = words(sum(len(runs) for runs in others.values()))
+    every = words(sum(len(group) for group in others.values()))
     readme = [f"it holds the sections of the {every} runs on another processor"] if others else []
     benchmarks = [f"({every} full runs on a processor of another generation, kept apart)"] if others else []
-    for fam, runs in sorted(others.items()):
-        n = words(len(runs))
-        col = lambda key: [r[key] for r in runs]
+    for fam, group in sorted(others.items()):
+        n = words(len(group))
+        col = lambda key: [r[key] for r in group]
         lst = lambda key, unit="": joined([v + unit for v in col(key)])
         span = lambda key, unit="": f"{min(col(key), key=float)}–{max(col(key), key=float)}{unit}"
-        fast = [v for r in runs for v in r["fast_1k"]]
+        fast = [v for r in group for v in r["fast_1k"]]
         fast = f"{min(fast):.2f}–{max(fast):.2f}×"
-        held = joined([f"{r['held']:.5f}".rstrip("0") for r in runs])
+        held = joined([f"{r['held']:.5f}".rstrip("0") for r in group])
         readme += [
             f"{n} full runs read {span('1k', '×')}",
             f"in the {n} runs on family {fam}",
@@ -1443,15 +1443,16 @@ def other_phrases(others):
         # what the other core added, twice that for each line that moved
         # (about half the admissions move one), the handoff, and what 1.8×
         # would allow.
-        if len(runs) > 1:
-            one, two = float(runs[1]["1k_ns"]), float(runs[1]["1k_two"])
+        if len(group) > 1:
+            second = group[1]
+            one, two = float(second["1k_ns"]), float(second["1k_two"])
             moved = 2 * (2 * two - one)
             benchmarks.append(
-                f"In the second run, {'all four rounds at fast handoffs' if len(runs[1]['fast_1k']) == 4 else '(not all fast)'}, "
-                f"one core took {runs[1]['1k_ns']} ns a decision and two took {runs[1]['1k_two']} ns of wall time, "
+                f"In the second run, {'all four rounds at fast handoffs' if len(second['fast_1k']) == 4 else '(not all fast)'}, "
+                f"one core took {second['1k_ns']} ns a decision and two took {second['1k_two']} ns of wall time, "
                 f"{2 * two:.1f} each: the other core added {2 * two - one:.1f} ns to a decision, about {moved:.0f} ns for "
-                f"each line that moved, {'a third' if 0.3 <= moved / float(runs[1]['handoff']) < 0.37 else '(not a third)'} "
-                f"of a {runs[1]['handoff']} ns handoff"
+                f"each line that moved, {'a third' if 0.3 <= moved / float(second['handoff']) < 0.37 else '(not a third)'} "
+                f"of a {second['handoff']} ns handoff"
             )
             benchmarks.append(f"where 1.8× would allow {2 * one / 1.8 - one:.1f} ns")
     return readme, benchmarks
@@ -2775,8 +2776,8 @@ def quoted(f):
     # the history's runs, the lead run's hot key, whether every run there
     # beat every run here on the hot key's ratios, and the floor's span.
     lead_hot = re.search(r"hot key, default clock.*?÷ sluice ([0-9.]+) ns", f["lead"])
-    for fam, runs in f["other"].items():
-        above = all(float(r["hot"]) > t["hot"][1] and float(r["coarse"]) > t["coarse"][1] for r in runs)
+    for group in f["other"].values():
+        above = all(float(r["hot"]) > t["hot"][1] and float(r["coarse"]) > t["coarse"][1] for r in group)
         benchmarks += [
             f"against the {words(f['full'])} before them on family {SERIES_FAMILY}",
             f"({lead_hot.group(1) if lead_hot else '?'} in the {ordinal(LEAD)})",
