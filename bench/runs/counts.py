@@ -1629,16 +1629,13 @@ def benchstat_tables_all():
 # on, then the two benchmark lines).
 PROFILE_DIR = re.compile(r"^[0-9a-f]{7}(?:-family([0-9]+))?-profile$")
 PROFILE_ROW = re.compile(r"^\| ([0-9]+) \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \|$", re.M)
-PROFILE_LINE = re.compile(
-    r"^BenchmarkLimiters/scenario=hot-allow/impl=(sluice|sluice-mutex)/mode=parallel-\d+\s+\d+\s+([0-9.]+) ns/op\s+([0-9.]+) handoff-ns",
-    re.M,
-)
 
 
 def profile_tables():
     """Each kept make profile run against its directory's README table:
     the run's six summaries must be there, and where it kept its bench.txt,
-    the table's ns and handoffs must be its lines', to the character, and
+    the table's ns and handoffs must be its lines' (limiter_runs), to
+    the places written, and
     its cpu-id family the one the directory's name gives (SERIES_FAMILY
     where it names none). How many figures were held, and what
     disagrees."""
@@ -1668,13 +1665,13 @@ def profile_tables():
             fam = cpu_family(bench)
             if fam != (m.group(1) or SERIES_FAMILY):
                 bad.append(f"{where}: its bench.txt's cpu-id names family {fam}, its directory's name gives {m.group(1) or SERIES_FAMILY}")
-            with open(bench) as fh:
-                got = {impl: (ns, handoff) for impl, ns, handoff in PROFILE_LINE.findall(fh.read())}
-            for impl, pair in (("sluice", tuple(written[:2])), ("sluice-mutex", tuple(written[2:]))):
+            got = limiter_runs(bench)
+            for impl, (ns, handoff) in (("sluice", written[:2]), ("sluice-mutex", written[2:])):
                 read += 2
-                if got.get(impl) != pair:
-                    had = "no line" if impl not in got else f"{got[impl][0]} ns at {got[impl][1]}"
-                    bad.append(f"{where}: {impl} {pair[0]} ns at a {pair[1]} ns handoff, where its bench.txt has {had}")
+                lines = got.get(("hot-allow", impl, "parallel-2"), [])
+                if len(lines) != 1 or lines[0][1] is None or not (rounds_to(ns, lines[0][0]) and rounds_to(handoff, lines[0][1])):
+                    had = f"{lines[0][0]} ns at {lines[0][1]}" if len(lines) == 1 else f"{len(lines)} lines"
+                    bad.append(f"{where}: {impl} {ns} ns at a {handoff} ns handoff, where its bench.txt has {had}")
     return read, bad
 
 

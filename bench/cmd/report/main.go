@@ -94,18 +94,19 @@ func parse(r io.Reader) (map[key]map[string][]float64, []string, error) {
 // differ, so a report that names the cpu-id shows which one. "" where the
 // output has none of them.
 func ranOn(raw []byte) string {
+	fields := []string{"commit", "date", "go", "cpu", "cpu-id"} // in the order printed
 	got := map[string]string{}
 	for _, l := range strings.Split(string(raw), "\n") {
 		if strings.HasPrefix(l, "Benchmark") {
 			break
 		}
 		k, v, ok := strings.Cut(l, ":")
-		if _, seen := got[k]; ok && !seen && slices.Contains([]string{"go", "date", "cpu", "cpu-id", "commit"}, k) {
+		if _, seen := got[k]; ok && !seen && slices.Contains(fields, k) {
 			got[k] = strings.TrimSpace(v)
 		}
 	}
 	var parts []string
-	for _, k := range []string{"commit", "date", "go", "cpu", "cpu-id"} {
+	for _, k := range fields {
 		if got[k] != "" {
 			parts = append(parts, k+" "+got[k])
 		}
