@@ -42,7 +42,8 @@ test: vet lint unit race stress-short mutants counts
 # be one of the run's rounds'; each "serial -> two cores" pair of ns,
 # which must be one round's), are what the report prints on each raw
 # file and what the files hold, that make profile's kept runs' tables
-# are their bench.txt's, that each row of the benchstat tables is go
+# are their bench.txt's and the shares, times and ns the documents read
+# off those runs their pprof -top summaries' and bench.txt's, that each row of the benchstat tables is go
 # tool benchstat's on the rounds it names (medians, changes, p and every
 # interval of 10% or more), and that each in-page link of the two
 # documents names a heading. It needs python3: where there is none it is

@@ -119,7 +119,11 @@ It prints:
     <commit>-family<N>-profile/), each run's six summaries present and,
     where it kept its bench.txt, the README table's ns and handoffs its
     lines' and its cpu-id the family the directory names
-    (profile_tables);
+    (profile_tables); and each share, time and ns that the README's
+    and BENCHMARKS.md's paragraphs on those runs read off them, against
+    the runs' pprof -top summaries and bench.txt (PROFILE_SHARES, with
+    every figure in %, ms or µs in those paragraphs one of them, and
+    ABSENT, profile_shares);
   - the coarse clock's hot key against the fastest per-key peer from the
     twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
     report prints it on each raw file: the medians' span, the peer's and
@@ -719,8 +723,8 @@ def unique(found, words):
 
 def half_unit(figure):
     """Half a unit of a written figure's last place: how far the value it
-    rounds may lie from it."""
-    return 0.5 * 10 ** -len(figure.split(".")[1])
+    rounds may lie from it (half of one where it has no point)."""
+    return 0.5 * 10 ** -len((figure.split(".") + [""])[1])
 
 
 # A figure as the documents and the report write one: digits, a point, digits.
@@ -1675,6 +1679,243 @@ def profile_tables():
     return read, bad
 
 
+# What the documents read off make profile's kept summaries. Each entry
+# is (document, the opening words of its paragraph, [(words, figures)]):
+# the words stand in the paragraph, whitespace aside, with each {} one
+# figure that figures computes, in order. A figure is (source, form):
+#   source ("pprof", dir, runs, summary, names, column): the column
+#     ("flat", "flat%", "cum" or "cum%") of each run's line for a
+#     function in runN/<summary>.txt, summed over names; names are as
+#     pprof prints them, less github.com/seed997/sluice/, " (inline)" and
+#     the generic's shape;
+#   source ("bench", dir, runs, impl, field): ns or handoff, as the run's
+#     bench.txt has them (limiter_runs), or as its README table gives
+#     them where the run kept no bench.txt (8d984c2);
+#   form "span": "a–b" with its unit (one figure where both ends round to
+#     it), the least and the most of the runs' values; "each": the runs'
+#     values in their order, "a% and b%" or "a%, b% and c%".
+# Every figure in %, ms or µs in such a paragraph must be one of them,
+# and each (source, runs) the check reads must name a function the
+# summary has. ABSENT lists what a paragraph says fell below a
+# summary's top 25.
+F25, F26 = "8d984c2-profile", "335574a-family26-profile"
+CAS, PAUSE = "sync/atomic.(*Uint64).CompareAndSwap", "atomicbucket.pause"
+CLOCK, TRYONE, TAKE = "clock.scaled", "atomicbucket.(*Bucket).TryOne", "atomicbucket.(*Bucket).take"
+LOADHOME, XXH3 = "stripes.(*Stripe).LoadHome", "internal/shorthash.Sum"
+SPIN = "runtime.procyieldAsm"
+
+
+def _cpu(d, runs, impl, names, column="flat%"):
+    return ("pprof", d, runs, f"{impl}.cpu", names, column)
+
+
+PROFILE_SHARES = [
+    ("README.md", "What they showed here in a calm hour (commit `8d984c2`", [
+        ("sluice {} a decision at handoffs of {}, the mutex twin {} at {};", [
+            (("bench", F25, (1, 2, 3), "sluice", "ns"), "span"),
+            (("bench", F25, (1, 2, 3), "sluice", "handoff"), "span"),
+            (("bench", F25, (1, 2, 3), "sluice-mutex", "ns"), "span"),
+            (("bench", F25, (1, 2, 3), "sluice-mutex", "handoff"), "span"),
+        ]),
+    ]),
+    ("README.md", "- **CPU, sluice**: the clock's one assembly read", [
+        ("(`clock.scaled`, the counter and its scaling) {} flat", [(_cpu(F25, (1, 2, 3), "sluice", [CLOCK]), "span")]),
+        ("`TryOne` {} flat", [(_cpu(F25, (1, 2, 3), "sluice", [TRYONE]), "span")]),
+        ("and the CAS {};", [(_cpu(F25, (1, 2, 3), "sluice", [CAS]), "span")]),
+        ("the backoff `pause` {} (", [(_cpu(F25, (1, 2, 3), "sluice", [PAUSE]), "span")]),
+        ("(`LoadHome` and its `findHome`) {} cumulative", [(_cpu(F25, (1, 2, 3), "sluice", [LOADHOME], "cum%"), "span")]),
+        ("(`shorthash.Sum`, the 16-byte key) {};", [(_cpu(F25, (1, 2, 3), "sluice", [XXH3]), "span")]),
+        ("the per-P count about {} (`Unpin`;", [(_cpu(F25, (1, 2, 3), "sluice", ["stripes.Unpin"], "cum%"), "span")]),
+        ("`runtime.procyieldAsm` {}:", [(_cpu(F25, (1, 2, 3), "sluice-mutex", [SPIN]), "span")]),
+        ("then the clock read ({})", [(_cpu(F25, (1, 2, 3), "sluice-mutex", [CLOCK]), "span")]),
+        ("and `find` ({} cumulative)", [(_cpu(F25, (1, 2, 3), "sluice-mutex", ["stripes.(*table).find"], "cum%"), "span")]),
+        ("the mutex twin spent {} waiting in `sync.(*Mutex).Unlock`", [
+            (("pprof", F25, (1, 2, 3), "sluice-mutex.mutex", ["sync.(*Mutex).Unlock"], "flat"), "span")]),
+        ("sluice {}, in the runtime's own locks (`runtime.unlock`", [
+            (("pprof", F25, (1, 2, 3), "sluice.mutex", ["runtime.unlock"], "flat"), "span")]),
+    ]),
+    ("README.md", "On the VM's family-26 processor (three runs at `335574a`", [
+        ("put {} of sluice's samples on the CAS and {} on `pause`, {} together ({} in the calm family-25 runs above), and {} on the clock", [
+            (_cpu(F26, (1, 3), "sluice", [CAS]), "span"),
+            (_cpu(F26, (1, 3), "sluice", [PAUSE]), "span"),
+            (_cpu(F26, (1, 3), "sluice", [CAS, PAUSE]), "span"),
+            (_cpu(F25, (1, 2, 3), "sluice", [CAS, PAUSE]), "span"),
+            (_cpu(F26, (1, 3), "sluice", [CLOCK]), "span"),
+        ]),
+    ]),
+    ("bench/BENCHMARKS.md", "`make profile` on this processor, at `335574a`", [
+        ("({} ns a decision, at {} ns)", [
+            (("bench", F26, (1, 3), "sluice", "ns"), "each"),
+            (("bench", F26, (1, 3), "sluice", "handoff"), "each"),
+        ]),
+        ("its CPU profile put {} flat on the CAS and {} on the backoff `pause` after a failed one (the retry, `take`, {} cumulative); "
+         "the clock's read {}, `TryOne`'s own load and arithmetic {}, the lookup (`LoadHome`) {} cumulative, the key's XXH3 {}.", [
+            (_cpu(F26, (1, 3), "sluice", [CAS]), "each"),
+            (_cpu(F26, (1, 3), "sluice", [PAUSE]), "each"),
+            (_cpu(F26, (1, 3), "sluice", [TAKE], "cum%"), "each"),
+            (_cpu(F26, (1, 3), "sluice", [CLOCK]), "each"),
+            (_cpu(F26, (1, 3), "sluice", [TRYONE]), "each"),
+            (_cpu(F26, (1, 3), "sluice", [LOADHOME], "cum%"), "each"),
+            (_cpu(F26, (1, 3), "sluice", [XXH3]), "each"),
+        ]),
+        ("(`8d984c2`) put {} on the CAS, {} on `pause`, {} on `TryOne`'s own and {} on the clock.", [
+            (_cpu(F25, (1, 2, 3), "sluice", [CAS]), "span"),
+            (_cpu(F25, (1, 2, 3), "sluice", [PAUSE]), "span"),
+            (_cpu(F25, (1, 2, 3), "sluice", [TRYONE]), "span"),
+            (_cpu(F25, (1, 2, 3), "sluice", [CLOCK]), "span"),
+        ]),
+        ("The CAS and the backoff together held {} here, {} there.", [
+            (_cpu(F26, (1, 3), "sluice", [CAS, PAUSE]), "each"),
+            (_cpu(F25, (1, 2, 3), "sluice", [CAS, PAUSE]), "span"),
+        ]),
+        ("In the run with sluice in the slow mode ({} ns at {}), the CAS took {} flat and `TryOne` {}, and the backoff fell out of the top 25 (the retry {} cumulative).", [
+            (("bench", F26, (2,), "sluice", "ns"), "each"),
+            (("bench", F26, (2,), "sluice", "handoff"), "each"),
+            (_cpu(F26, (2,), "sluice", [CAS]), "each"),
+            (_cpu(F26, (2,), "sluice", [TRYONE]), "each"),
+            (_cpu(F26, (2,), "sluice", [TAKE], "cum%"), "each"),
+        ]),
+        ("`runtime.procyieldAsm` {} (the last its one run at a fast handoff), with its lock's `Lock` and `Unlock` {} and {} flat;", [
+            (_cpu(F26, (1, 2, 3), "sluice-mutex", [SPIN]), "each"),
+            (_cpu(F26, (1, 2, 3), "sluice-mutex", ["internal/sync.(*Mutex).Lock"]), "span"),
+            (_cpu(F26, (1, 2, 3), "sluice-mutex", ["internal/sync.(*Mutex).Unlock"]), "span"),
+        ]),
+        ("its mutex profile had {} on `sync.(*Mutex).Unlock` ({} of its delay), sluice's {}, all in the runtime's `runtime.unlock`.", [
+            (("pprof", F26, (1, 2, 3), "sluice-mutex.mutex", ["sync.(*Mutex).Unlock"], "flat"), "span"),
+            (("pprof", F26, (1, 2, 3), "sluice-mutex.mutex", ["sync.(*Mutex).Unlock"], "flat%"), "span"),
+            (("pprof", F26, (1, 2, 3), "sluice.mutex", ["runtime.unlock"], "flat"), "span"),
+        ]),
+    ]),
+]
+# (document, words, directory, runs, summary, name): where the words say
+# that a function fell below a summary's top 25 (pprof -top -nodecount
+# 25), it has no line in those runs' summaries.
+ABSENT = [
+    ("README.md", "(`Unpin`; the pin fell below the summaries' top 25)", F25, (1, 2, 3), "sluice.cpu", "stripes.Pin"),
+    ("bench/BENCHMARKS.md", "the backoff fell out of the top 25", F26, (2,), "sluice.cpu", PAUSE),
+]
+PPROF_TIME = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
+
+
+@functools.lru_cache(maxsize=None)
+def pprof_top(path):
+    """A pprof -top summary's lines: {name: {"flat", "flat%", "cum",
+    "cum%"}}, times in seconds, the name as PROFILE_SHARES writes it."""
+    with open(path) as fh:
+        body = fh.read().split("flat  flat%   sum%        cum   cum%\n", 1)[1]
+    out = {}
+    for line in body.splitlines():
+        f = line.split(None, 5)
+        if len(f) < 6:
+            continue
+        name = re.sub(r"\[go\.shape[^\]]*\]", "", f[5]).removesuffix(" (inline)")
+        name = name.removeprefix("github.com/seed997/sluice/")
+        secs = lambda t: 0.0 if t == "0" else float(re.match(r"[0-9.]+", t).group()) * PPROF_TIME[re.sub(r"^[0-9.]+", "", t)]
+        if name in out:
+            raise ValueError(f"{path}: {name} twice")
+        out[name] = {"flat": secs(f[0]), "flat%": float(f[1].rstrip("%")), "cum": secs(f[3]), "cum%": float(f[4].rstrip("%"))}
+    return out
+
+
+def share_values(source):
+    """The runs' values for a PROFILE_SHARES source, in the runs' order,
+    or a string that says why there are none."""
+    kind, d, runs = source[:3]
+    vals = []
+    for r in runs:
+        run = os.path.join(RUNS, d, f"run{r}")
+        if kind == "bench":
+            impl, field = source[3:]
+            bench = os.path.join(run, "bench.txt")
+            if os.path.exists(bench):
+                lines = limiter_runs(bench).get(("hot-allow", impl, "parallel-2"), [])
+                if len(lines) != 1:
+                    return f"{d}/run{r}/bench.txt: {len(lines)} lines of {impl}"
+                vals.append(lines[0][0 if field == "ns" else 1])
+            else:
+                with open(os.path.join(RUNS, d, "README.md")) as fh:
+                    row = {int(w[0]): w[1:] for w in PROFILE_ROW.findall(fh.read())}.get(r)
+                if row is None:
+                    return f"{d}/README.md: no row for run {r}"
+                vals.append(float(row[(0 if impl == "sluice" else 2) + (0 if field == "ns" else 1)]))
+            continue
+        summary, names, column = source[3:]
+        top = pprof_top(os.path.join(run, f"{summary}.txt"))
+        missing = [n for n in names if n not in top]
+        if missing:
+            return f"{d}/run{r}/{summary}.txt: no line for {', '.join(missing)}"
+        vals.append(sum(top[n][column] for n in names))
+    return vals
+
+
+SHARE_FIGURE = r"[0-9]+(?:\.[0-9]+)?"
+SHARE_UNIT = r"(?:%| ms| µs| ns)?"
+
+
+def share_against(written, values, form, seconds):
+    """Whether a written figure ("12–16%", "19.40 and 19.51", "20.9–28.6
+    ms") is values in form; seconds where values are times."""
+    nums = re.findall(SHARE_FIGURE, written)
+    unit = re.search(r"(ms|µs)$", written)
+    if seconds:
+        if not unit:
+            return False
+        values = [v / PPROF_TIME[unit.group(1)] for v in values]
+    if form == "span":
+        lo, hi = (nums[0], nums[-1]) if len(nums) in (1, 2) else (None, None)
+        return lo is not None and rounds_to(lo, min(values)) and rounds_to(hi, max(values))
+    return len(nums) == len(values) and all(rounds_to(w, v) for w, v in zip(nums, values))
+
+
+def profile_shares():
+    """PROFILE_SHARES and ABSENT against the kept summaries: how many
+    figures were held, and what disagrees."""
+    docs, read, bad = {}, 0, []
+    # One figure: a span, or a list of two or three joined by commas and "and".
+    one = SHARE_FIGURE + r"(?:–" + SHARE_FIGURE + r")?" + SHARE_UNIT
+    figure = one + r"(?:(?:, | and )" + one + r")*"
+    for doc, opening, entries in PROFILE_SHARES:
+        if doc not in docs:
+            with open(doc) as fh:
+                docs[doc] = fh.read()
+        at = docs[doc].find(opening)
+        if at < 0:
+            bad.append(f"{doc}: no paragraph opens with {opening!r}")
+            continue
+        para = " ".join(docs[doc][at:].split("\n\n", 1)[0].split())
+        held = []
+        for words, figures in entries:
+            # re.split keeps each {} between the words: the odd places are figures.
+            pattern = "".join(f"({figure})" if i % 2 else re.escape(p) for i, p in enumerate(re.split(r"(\{\})", words)))
+            m = re.search(pattern, para)
+            if not m:
+                bad.append(f"{doc}, {opening!r}: no {words!r}")
+                continue
+            for i, (source, form) in enumerate(figures):
+                read += 1
+                values = share_values(source)
+                if isinstance(values, str):
+                    bad.append(f"{doc}, {opening!r}: {values}")
+                    continue
+                seconds = source[0] == "pprof" and source[5] in ("flat", "cum")
+                if not share_against(m.group(i + 1), values, form, seconds):
+                    unit = PPROF_TIME.get(m.group(i + 1).split()[-1], 1) if seconds else 1
+                    shown = ", ".join(f"{v / unit:.4g}" for v in values)
+                    bad.append(f"{doc}, {opening!r}: {m.group(i + 1)!r} in {words!r}, where the runs have {shown}")
+                held.append(m.span(i + 1))
+        for f in re.finditer(r"(?<![\w.])" + SHARE_FIGURE + r"(?:–" + SHARE_FIGURE + r")?(?:%| ms\b| µs)", para):
+            if not any(a <= f.start() and f.end() <= b for a, b in held):
+                bad.append(f"{doc}, {opening!r}: {f.group()!r}, which no entry of PROFILE_SHARES computes")
+    for doc, words, d, runs, summary, name in ABSENT:
+        read += 1
+        if words not in " ".join(docs.get(doc, "").split()):
+            bad.append(f"{doc}: no {words!r}")
+        for r in runs:
+            if name in pprof_top(os.path.join(RUNS, d, f"run{r}", f"{summary}.txt")):
+                bad.append(f"{doc}, {words!r}: {name} is in {d}/run{r}/{summary}.txt")
+    return read, bad
+
+
 def section_against_run(section, commit, raw, texts, run, where, n, twin=True, stripes=True, opening=True, table=True):
     """One full run's section (its text after the heading) against its raw
     file (bench/runs/<raw>) and the report on it (texts[raw]): in its
@@ -2554,6 +2795,7 @@ def figures():
         "sections": n,
         "machines": machines,
         "profiles": profile_tables(),
+        "shares": profile_shares(),
         "benchstat": benchstat_tables_all(),
         "other": other_figures(texts),
         "charts": charts,
@@ -2838,7 +3080,7 @@ def check():
                 missing.append(f"{doc}: {p}")
     for d in f["disagree"]:
         missing.append(f"bench/BENCHMARKS.md, {d}")
-    missing += f["charts"] + f["machines"] + f["profiles"][1] + f["benchstat"][1]
+    missing += f["charts"] + f["machines"] + f["profiles"][1] + f["shares"][1] + f["benchstat"][1]
     if f["calm"][-1][0] != LEAD:
         missing.append(
             f"LEAD: the rule of calm_lead names the {ordinal(f['calm'][-1][0])} run as the lead, not the "
@@ -2861,6 +3103,7 @@ def check():
         f"their {f['sections']['spans']} spans of the floor's and sluice's ns in paired blocks are their rounds', "
         f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
         f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, "
+        f"the {f['shares'][0]} shares, times and ns the documents read off those runs are their summaries' and bench.txt's, "
         f"the {f['benchstat'][0]} medians and verdicts of the benchstat tables are benchstat's on their rounds, and "
         f"the {f['drawn']} full runs' charts are the report's (of them, {f['others']} on another processor, "
         f"whose sections are held alike and left out of every count)"
