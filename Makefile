@@ -45,7 +45,8 @@ test: vet lint unit race stress-short mutants counts
 # are their bench.txt's and the shares, times and ns the documents read
 # off those runs their pprof -top summaries' and bench.txt's, that each row of the benchstat tables is go
 # tool benchstat's on the rounds it names (medians, changes, p and every
-# interval of 10% or more), and that each in-page link of the two
+# interval of 10% or more) and the figures of the prose around them values
+# those rounds hold, and that each in-page link of the two
 # documents names a heading. It needs python3: where there is none it is
 # skipped, except in CI, which installs it.
 counts:

@@ -114,7 +114,13 @@ It prints:
   - with --check only: each row of the two documents' benchstat tables,
     against go tool benchstat on the rounds the document names before
     it: the medians, each 95% interval of 10% or more, the change and
-    its p (benchstat_tables);
+    its p (benchstat_tables); and the prose around those tables in
+    BENCHMARKS.md's "`make benchstat`, run by run": each figure a value
+    that the rounds of the run it stands under (or of the kept run last
+    named before it) or benchstat on them hold, each "by N ns" one
+    round's sluice less its mutex twin, each "R× (A ÷ B)" its quotient
+    (benchstat_prose; the runs whose rounds were not kept,
+    BENCHSTAT_UNKEPT, are read and not held);
   - with --check only: make profile's kept runs (<commit>-profile/ and
     <commit>-family<N>-profile/), each run's six summaries present and,
     where it kept its bench.txt, the README table's ns and handoffs its
@@ -1579,14 +1585,8 @@ def benchstat_tables(doc, text):
             continue
         name = names[-1]
         if name not in compared:
-            out = subprocess.run(
-                [os.environ.get("GO", "go"), "tool", "benchstat", "-col", "/impl", os.path.join(RUNS, name)],
-                cwd=os.path.join(RUNS, ".."), capture_output=True, text=True,
-            )
-            if out.returncode != 0:
-                sys.exit(f"go tool benchstat on {name}: {out.stderr.strip()}")
             # Its table of sec/op (the first; ops/s and B/op follow).
-            first = next((t for t in out.stdout.split("\n\n") if "sec/op" in t), "")
+            first = next((t for t in benchstat_output(name).split("\n\n") if "sec/op" in t), "")
             compared[name] = {(sc, mode): rest for sc, mode, *rest in BENCHSTAT_LINE.findall(first)}
         got = compared[name]
         sc = BENCHSTAT_SCENARIO[m.group(1)]
@@ -1624,6 +1624,103 @@ def benchstat_tables_all():
         read += k
         bad += wrong
     return read, bad
+
+
+@functools.lru_cache(maxsize=None)
+def benchstat_output(name):
+    """go tool benchstat -col /impl (the bench module's pinned tool) on
+    runs/<name>, as it prints it."""
+    out = subprocess.run(
+        [os.environ.get("GO", "go"), "tool", "benchstat", "-col", "/impl", os.path.join(RUNS, name)],
+        cwd=os.path.join(RUNS, ".."), capture_output=True, text=True,
+    )
+    if out.returncode != 0:
+        sys.exit(f"go tool benchstat on {name}: {out.stderr.strip()}")
+    return out.stdout
+
+
+# The make benchstat runs that BENCHMARKS.md's "`make benchstat`, run by
+# run" gives from before their rounds were kept: what follows a mention
+# of one ("at `869b834`") up to the next mention of a kept run is their
+# terminal's figures, read but not held to a file.
+BENCHSTAT_UNKEPT = {"869b834", "aa08d72", "f12fd47", "5e4b558", "72b99b1"}
+# A figure in that prose: one with a point that is not a ratio or a
+# share ("1.49×", "1.52–1.72×", "+57%"), or a whole number of ns.
+BENCHSTAT_FIGURE = re.compile(r"(?<![\w.])(?:[0-9]+\.[0-9]+(?![0-9]*(?:–[0-9.]+)?[×%])|[0-9]+(?=(?:–[0-9.]+)? ns\b))")
+
+
+def benchstat_prose():
+    """The prose of BENCHMARKS.md's "`make benchstat`, run by run" (its
+    tables are benchstat_tables'), against the kept rounds
+    (runs/<commit>-benchstat.txt): each figure must be a value that the
+    file of the run it is written under ("At `<commit>`") or of the kept
+    run last mentioned before it holds, or go tool benchstat prints on
+    it; each difference ("behind by 0.6 and 2.4 ns") must be sluice's
+    ns less the mutex twin's in one round on two goroutines of one of
+    those runs; each ratio given its quotient ("1.49× ... (29.02 ÷
+    19.43)") must be it. Where a figure is held does not say what it was
+    measured of (as in ns_against_run). Paragraphs that open with `make
+    profile` give runs whose output was not kept, and are left out. How
+    many figures were held, how many were read under BENCHSTAT_UNKEPT
+    (and not held), and what disagrees."""
+    with open(os.path.join(RUNS, "..", "BENCHMARKS.md")) as fh:
+        doc = fh.read()
+    heading = "### `make benchstat`, run by run\n"
+    if heading not in doc:
+        return 0, 0, [f"bench/BENCHMARKS.md: no section {heading.strip()!r}"]
+    section = doc.split(heading, 1)[1].split("\n### ", 1)[0]
+    prose = " ".join(" ".join(p for p in section.split("\n\n") if not p.startswith(("`make profile`", "|"))).split())
+    kept = {os.path.basename(f)[:7]: os.path.basename(f) for f in glob.glob(os.path.join(RUNS, "[0-9a-f]" * 7 + "-benchstat.txt"))}
+
+    @functools.lru_cache(maxsize=None)
+    def held(commit):
+        with open(os.path.join(RUNS, kept[commit])) as fh:
+            raw = fh.read()
+        return sorted(float(v) for v in re.findall(r"[0-9]+(?:\.[0-9]+)?", raw + benchstat_output(kept[commit])))
+
+    def holds(commit, f):
+        values = held(commit)
+        i = bisect.bisect_left(values, float(f) - half_unit(f) - 1e-9)
+        return i < len(values) and rounds_to(f, values[i])
+
+    def differences(commit):
+        got = limiter_runs(os.path.join(RUNS, kept[commit]))
+        return [abs(a - b) for (sc, impl, mode), ours in got.items() if impl == "sluice" and mode == "parallel-2"
+                for (a, _), (b, _) in zip(ours, got.get((sc, "sluice-mutex", mode), []))]
+
+    read, unkept, bad = 0, 0, []
+    block = last = None
+    where = lambda m: f"bench/BENCHMARKS.md, `make benchstat`, run by run: {prose[max(0, m.start() - 50):m.end() + 10]!r}"
+    token = re.compile(r"(?:At|at) `([0-9a-f]{7})`|`([0-9a-f]{7})`|\bby ([0-9.]+)(?: and ([0-9.]+))? ns\b|" + BENCHSTAT_FIGURE.pattern)
+    for m in token.finditer(prose):
+        c = m.group(1) or m.group(2)
+        if c:
+            if m.group(1) and m.group(0)[0] == "A":
+                block = c if c in kept else None
+            if c in kept or (m.group(1) and c in BENCHSTAT_UNKEPT):
+                last = c
+            continue
+        runs = [r for r in dict.fromkeys((block, last)) if r in kept]
+        named = " or ".join(kept[r] for r in runs) or "no kept run"
+        if m.group(3):
+            for f in filter(None, m.group(3, 4)):
+                read += 1
+                if not any(rounds_to(f, d) for r in runs for d in differences(r)):
+                    bad.append(f"{where(m)}: {f} ns is no round's sluice less its mutex twin in {named}")
+            continue
+        f = m.group()
+        read += 1
+        if any(holds(r, f) for r in runs):
+            continue
+        if last in BENCHSTAT_UNKEPT:
+            unkept += 1
+            continue
+        bad.append(f"{where(m)}: {f} is a value that {named} does not hold")
+    for m in re.finditer(r"([0-9.]+)× [^()]*\(([0-9.]+) ÷ ([0-9.]+)\)", prose):
+        read += 1
+        if not rounds_to(m.group(1), float(m.group(2)) / float(m.group(3))):
+            bad.append(f"{where(m)}: {m.group(2)} ÷ {m.group(3)} is {float(m.group(2)) / float(m.group(3)):.3f}")
+    return read - unkept, unkept, bad
 
 
 # make profile's runs kept as bench/runs/<commit>[-family<N>]-profile/:
@@ -2797,6 +2894,7 @@ def figures():
         "profiles": profile_tables(),
         "shares": profile_shares(),
         "benchstat": benchstat_tables_all(),
+        "benchstat_prose": benchstat_prose(),
         "other": other_figures(texts),
         "charts": charts,
         "drawn": drawn,
@@ -3080,7 +3178,7 @@ def check():
                 missing.append(f"{doc}: {p}")
     for d in f["disagree"]:
         missing.append(f"bench/BENCHMARKS.md, {d}")
-    missing += f["charts"] + f["machines"] + f["profiles"][1] + f["shares"][1] + f["benchstat"][1]
+    missing += f["charts"] + f["machines"] + f["profiles"][1] + f["shares"][1] + f["benchstat"][1] + f["benchstat_prose"][2]
     if f["calm"][-1][0] != LEAD:
         missing.append(
             f"LEAD: the rule of calm_lead names the {ordinal(f['calm'][-1][0])} run as the lead, not the "
@@ -3104,7 +3202,9 @@ def check():
         f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
         f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, "
         f"the {f['shares'][0]} shares, times and ns the documents read off those runs are their summaries' and bench.txt's, "
-        f"the {f['benchstat'][0]} medians and verdicts of the benchstat tables are benchstat's on their rounds, and "
+        f"the {f['benchstat'][0]} medians and verdicts of the benchstat tables are benchstat's on their rounds, "
+        f"the {f['benchstat_prose'][0]} figures, differences and quotients of their prose are their rounds' "
+        f"(and {f['benchstat_prose'][1]} more are read, not held, where they give runs whose rounds were not kept), and "
         f"the {f['drawn']} full runs' charts are the report's (of them, {f['others']} on another processor, "
         f"whose sections are held alike and left out of every count)"
     )
