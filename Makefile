@@ -40,13 +40,15 @@ test: vet lint unit race stress-short mutants counts
 # hold or one listed as taken from elsewhere; each ratio of the floor
 # reference's 1,000 keys and a denied hot key on two cores, which must
 # be one of the run's rounds'; each "serial -> two cores" pair of ns,
-# which must be one round's), are what the report prints on each raw
-# file and what the files hold, that make profile's kept runs' tables
-# are their bench.txt's and the shares, times and ns the documents read
-# off those runs their pprof -top summaries' and bench.txt's, that each row of the benchstat tables is go
-# tool benchstat's on the rounds it names (medians, changes, p and every
-# interval of 10% or more) and the figures of the prose around them values
-# those rounds hold, and that each in-page link of the two
+# which must be one round's; each ratio given as another run's, "the
+# nineteenth's 3.53x", which must be that run's), are what the report
+# prints on each raw file and what the files hold, that make profile's
+# kept runs' tables are their bench.txt's and the shares, times and ns
+# the documents read off those runs their pprof -top summaries' and
+# bench.txt's, that each row of the benchstat tables is go tool
+# benchstat's on the rounds it names (medians, changes, p and every
+# interval of 10% or more) and the figures of the prose around them
+# values those rounds hold, and that each in-page link of the two
 # documents names a heading. It needs python3: where there is none it is
 # skipped, except in CI, which installs it.
 counts:

@@ -97,6 +97,11 @@ It prints:
     those rounds' own, sluice's against the twin's, the handoff it says
     each ran at, and sluice-stripes' ns on two goroutines and serially
     (twin_against_run);
+  - with --check only: each ratio in the README and in BENCHMARKS.md's
+    run sections given as another full run's ("the nineteenth's 3.53×",
+    "3.53× in the nineteenth"; ordinals past the tenth, FIRST_NAMED), a
+    value that run's report prints or one of its rounds' serial over
+    two-core ratios (named_run_ratios);
   - none of these counts reads a full run on another processor than
     the history's (SERIES_FAMILY, the VM's AMD EPYC of family 25), kept
     as <commit>-family<N>.txt; each such run's section under
@@ -1270,6 +1275,54 @@ def sections_against_reports(full, texts):
             if m.groups() != want:
                 bad.append(f"{where}: the 1M count writes {m.group(0)!r}, the rounds counted up to it are {want[0]} of {want[1]}")
     return bad, n
+
+
+# A ratio that the documents give as another full run's: "the
+# nineteenth's 3.53×", "(3.53× in the nineteenth)", "the fifty-first's two
+# 1.84×". Only ordinals past the tenth are read as runs: a count of ten
+# rounds or fewer names its rounds the same way ("the third's 1.41×").
+FIRST_NAMED = 11
+
+
+def named_run_ratios(full, texts):
+    """Each ratio in the history's and "Another machine"'s sections of
+    BENCHMARKS.md and in the README that names the full run it is from
+    (FIRST_NAMED), which must be one that run's report prints (texts) or
+    one of its rounds' serial over two-core ratios, to the places
+    written. How many were read, and what disagrees."""
+    number = {ordinal(i): i for i in range(FIRST_NAMED, len(full) + 1)}
+    names = "|".join(sorted(map(re.escape, number), key=len, reverse=True))
+    forms = (
+        re.compile(r"the (%s)'s (?:two )?([0-9]+\.[0-9]+)×" % names),
+        re.compile(r"([0-9]+\.[0-9]+)× in the (%s)\b(?! to\b)" % names),
+    )
+
+    @functools.lru_cache(maxsize=None)
+    def held(i):
+        raw = full[i - 1] + ".txt"
+        values = [float(v) for v in FIGURE.findall(texts.get(raw, ""))]
+        got = limiter_runs(os.path.join(RUNS, raw))
+        for (sc, impl, mode), two in got.items():
+            if mode == "parallel-2":
+                one = got.get((sc, impl, "serial")) or got.get((sc, impl, "serial-2"), [])
+                values += [s / p for (s, _), (p, _) in zip(one, two)]
+        return sorted(values)
+
+    with open(os.path.join(RUNS, "..", "..", "README.md")) as fh:
+        docs = [("README.md", fh.read())]
+    docs += [(f"bench/BENCHMARKS.md, the {k[0]} run's section", s) for k, s in run_sections().items()]
+    read, bad = 0, []
+    for where, text in docs:
+        prose = " ".join(" ".join(l for l in text.split("\n") if not l.startswith("|")).split())
+        for form in forms:
+            for m in form.finditer(prose):
+                name, x = m.groups() if form is forms[0] else m.groups()[::-1]
+                read += 1
+                values = held(number[name])
+                i = bisect.bisect_left(values, float(x) - half_unit(x) - 1e-9)
+                if not (i < len(values) and rounds_to(x, values[i])):
+                    bad.append(f"{where}: {m.group(0)!r}, which the {name} run's report and rounds do not hold")
+    return read, bad
 
 
 # What section_against_run counts: table rows, openings, running counts,
@@ -2804,6 +2857,7 @@ def figures():
                 print(f"  outside 1.97-2.01x: {name} {r:.2f}x")
 
     full = full_runs_in_order()
+    named = named_run_ratios(full, texts)
     turns = calm_lead(full)
     print(f"the lead, by calm_lead's rule from the {ordinal(FIRST_CALM)} run on: the {ordinal(turns[-1][0])}")
     for run, out, n, widest in turns:
@@ -2895,6 +2949,7 @@ def figures():
         "shares": profile_shares(),
         "benchstat": benchstat_tables_all(),
         "benchstat_prose": benchstat_prose(),
+        "named": named,
         "other": other_figures(texts),
         "charts": charts,
         "drawn": drawn,
@@ -3178,7 +3233,7 @@ def check():
                 missing.append(f"{doc}: {p}")
     for d in f["disagree"]:
         missing.append(f"bench/BENCHMARKS.md, {d}")
-    missing += f["charts"] + f["machines"] + f["profiles"][1] + f["shares"][1] + f["benchstat"][1] + f["benchstat_prose"][2]
+    missing += f["charts"] + f["machines"] + f["profiles"][1] + f["shares"][1] + f["benchstat"][1] + f["benchstat_prose"][2] + f["named"][1]
     if f["calm"][-1][0] != LEAD:
         missing.append(
             f"LEAD: the rule of calm_lead names the {ordinal(f['calm'][-1][0])} run as the lead, not the "
@@ -3198,6 +3253,7 @@ def check():
         f"their {f['sections']['scaled']} ratios of the floor reference's 1,000 keys and a denied hot key are their rounds', "
         f"their {f['sections']['arrows']} pairs of serial and two-core ns (\"24.21 → 15.19\") are each one round's, "
         f"and the {f['sections']['arrow_ratios']} ratios given them that round's, "
+        f"their {f['named'][0]} ratios that name another full run (\"the nineteenth's 3.53×\") are that run's, "
         f"their {f['sections']['spans']} spans of the floor's and sluice's ns in paired blocks are their rounds', "
         f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
         f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, "
