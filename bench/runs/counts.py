@@ -1489,6 +1489,16 @@ def other_phrases(others):
             f"{span('floor')} on the default clock",
             f"{span('miss')} in the {n} runs on family {fam}",
         ]
+        # Where a run's median handoff was in the slow mode, the span over
+        # all of them needs the fast runs' and the slow runs' apart.
+        fast_runs = [r["1k"] for r in group if float(r["handoff"]) < FAST]
+        slow_runs = [r["1k"] + "×" for r in group if float(r["handoff"]) >= FAST]
+        if slow_runs and fast_runs:
+            readme.append(
+                f"{min(fast_runs, key=float)}–{max(fast_runs, key=float)}× in the {words(len(fast_runs))} whose median "
+                f"handoff was fast, {joined(slow_runs)} in the {'one' if len(slow_runs) == 1 else words(len(slow_runs))} "
+                f"whose median handoff was in the slow mode"
+            )
         benchmarks += [
             f"The {n} full runs it has made are kept",
             f"on the medians of these {n} runs against the",
