@@ -236,7 +236,8 @@ benchstat: $(BENCH_BIN)
 # for the CAS engine and its mutex twin, each with a pprof -top summary.
 # The benchmark's own lines (ns a decision, the handoff around it) go to
 # out/profile/bench.txt after what it ran on (RAN_ON): a profile's shares
-# differ with the processor and the handoff it ran at.
+# differ with the processor and the handoff it ran at. A benchmark or a
+# summary that fails stops it (pipefail alone would leave the loop going).
 profile: $(BENCH_BIN)
 	@mkdir -p $(OUT)/profile
 	@$(RAN_ON) > $(OUT)/profile/bench.txt
@@ -244,10 +245,10 @@ profile: $(BENCH_BIN)
 	  $(BENCH_BIN) -test.run '^$$' -test.bench "Limiters/scenario=hot-allow/impl=$$impl\$$/mode=parallel" \
 	    -test.benchtime 3s -test.cpuprofile $(OUT)/profile/$$impl.cpu.pprof \
 	    -test.mutexprofile $(OUT)/profile/$$impl.mutex.pprof -test.blockprofile $(OUT)/profile/$$impl.block.pprof \
-	    | grep Benchmark | tee -a $(OUT)/profile/bench.txt; \
+	    | grep Benchmark | tee -a $(OUT)/profile/bench.txt || exit 1; \
 	  for kind in cpu mutex block; do \
 	    $(GO) tool pprof -top -nodecount 25 $(BENCH_BIN) $(OUT)/profile/$$impl.$$kind.pprof \
-	      > $(OUT)/profile/$$impl.$$kind.txt 2>&1; \
+	      > $(OUT)/profile/$$impl.$$kind.txt 2>&1 || exit 1; \
 	  done; \
 	done
 	@echo "summaries: $(OUT)/profile/*.txt"

@@ -748,6 +748,14 @@ def rounds_to(written, value):
     return abs(float(written) - value) <= half_unit(written) + 1e-9
 
 
+def among(written, values):
+    """Whether a written figure is one of sorted values rounded to its
+    places: bisect for the first value at or above the low end of the
+    figure's half unit either way."""
+    i = bisect.bisect_left(values, float(written) - half_unit(written) - 1e-9)
+    return i < len(values) and rounds_to(written, values[i])
+
+
 def agree(written, printed):
     """Whether two figures, each one value rounded to its own places,
     can be the same value: the two roundings' intervals meet. (Python's
@@ -957,10 +965,7 @@ def ns_against_run(body, path, text, run):
     for m in NS_PHRASE.finditer(NS_DIFFERENCE.sub("", body)):
         for f in FIGURE.findall(m.group(0)):
             read += 1
-            # Every value within half a unit of the figure's last place:
-            # bisect the sorted values for the first at or above the low end.
-            i = bisect.bisect_left(held, float(f) - half_unit(f) - 1e-9)
-            if i < len(held) and rounds_to(f, held[i]):
+            if among(f, held):
                 continue
             missed.add(f)
             if f not in elsewhere:
@@ -1318,9 +1323,7 @@ def named_run_ratios(full, texts):
             for m in form.finditer(prose):
                 name, x = m.groups() if form is forms[0] else m.groups()[::-1]
                 read += 1
-                values = held(number[name])
-                i = bisect.bisect_left(values, float(x) - half_unit(x) - 1e-9)
-                if not (i < len(values) and rounds_to(x, values[i])):
+                if not among(x, held(number[name])):
                     bad.append(f"{where}: {m.group(0)!r}, which the {name} run's report and rounds do not hold")
     return read, bad
 
@@ -1750,11 +1753,6 @@ def benchstat_prose():
             raw = fh.read()
         return sorted(float(v) for v in re.findall(r"[0-9]+(?:\.[0-9]+)?", raw + benchstat_output(kept[commit])))
 
-    def holds(commit, f):
-        values = held(commit)
-        i = bisect.bisect_left(values, float(f) - half_unit(f) - 1e-9)
-        return i < len(values) and rounds_to(f, values[i])
-
     def differences(commit):
         got = limiter_runs(os.path.join(RUNS, kept[commit]))
         return [abs(a - b) for (sc, impl, mode), ours in got.items() if impl == "sluice" and mode == "parallel-2"
@@ -1782,7 +1780,7 @@ def benchstat_prose():
             continue
         f = m.group()
         read += 1
-        if any(holds(r, f) for r in runs):
+        if any(among(f, held(r)) for r in runs):
             continue
         if last in BENCHSTAT_UNKEPT:
             unkept += 1
@@ -1966,6 +1964,13 @@ ABSENT = [
 PPROF_TIME = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
 
 
+def pprof_seconds(t):
+    """A time as pprof -top prints it ("3.85s", "21.98ms", "35.72us", "0"),
+    in seconds."""
+    m = re.fullmatch(r"([0-9.]+)(s|ms|us|µs|ns)?", t)
+    return float(m.group(1)) * PPROF_TIME[m.group(2)] if m.group(2) else float(m.group(1))
+
+
 @functools.lru_cache(maxsize=None)
 def pprof_top(path):
     """A pprof -top summary's lines: {name: {"flat", "flat%", "cum",
@@ -1979,10 +1984,9 @@ def pprof_top(path):
             continue
         name = re.sub(r"\[go\.shape[^\]]*\]", "", f[5]).removesuffix(" (inline)")
         name = name.removeprefix("github.com/seed997/sluice/")
-        secs = lambda t: 0.0 if t == "0" else float(re.match(r"[0-9.]+", t).group()) * PPROF_TIME[re.sub(r"^[0-9.]+", "", t)]
         if name in out:
             raise ValueError(f"{path}: {name} twice")
-        out[name] = {"flat": secs(f[0]), "flat%": float(f[1].rstrip("%")), "cum": secs(f[3]), "cum%": float(f[4].rstrip("%"))}
+        out[name] = {"flat": pprof_seconds(f[0]), "flat%": float(f[1].rstrip("%")), "cum": pprof_seconds(f[3]), "cum%": float(f[4].rstrip("%"))}
     return out
 
 
