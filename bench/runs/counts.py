@@ -2525,7 +2525,9 @@ def twin_against_run(section, path, stripes=True):
     the twin's ns in the verdict's rounds (the least and the most, where
     the verdict's rounds all ran serially or at fast handoffs); and what
     it says of sluice-stripes on two goroutines and serially (where
-    stripes, it must say it; else only where it does). Two
+    stripes, it must say it; else only where it does), the rounds it
+    was faster or slower than sluice in among them, in the forms read
+    (any other "faster than sluice in" fails). Two
     rounds within LEVEL of each other are level, and either side may be
     said to lead by the nearer figure. How many verdicts and figures
     were read, and what disagrees."""
@@ -2730,6 +2732,25 @@ def twin_against_run(section, path, stripes=True):
             want = faster == sorted(ROUND_WORDS.index(w) for w in re.findall(ORD, m.group(5)))
         if not want:
             bad.append(f"sluice-stripes: {m.group(0)!r}, where it was faster in {[ROUND_WORDS[i] for i in faster]}")
+    elif "faster than sluice in" in tail:
+        # A form the pattern above does not read ("in three rounds") would
+        # otherwise pass unread.
+        read += 1
+        bad.append(f"sluice-stripes: {tail[tail.index('faster than sluice in'):][:60]!r} is in no form this check reads")
+    # "... and slower in the third (359.1 against 295.4)": the rounds where
+    # the stripes took longer than sluice on two goroutines, and, for one
+    # round, the two ns.
+    s = re.search(rf"and slower in the ({ORD}(?:(?:, | and ){ORD})*)(?: rounds?)?(?: \(({FIGURE.pattern}) against ({FIGURE.pattern})\))?", tail)
+    if s:
+        read += 1
+        slower = [i for i in range(n) if two[i][0] > ours_two[i]]
+        said = sorted(ROUND_WORDS.index(w) for w in re.findall(ORD, s.group(1)))
+        if said != slower:
+            bad.append(f"sluice-stripes: {s.group(0)!r}, where it was slower in {[ROUND_WORDS[i] for i in slower]}")
+        elif s.group(2):
+            figures += 2
+            if len(said) != 1 or not (rounds_to(s.group(2), two[said[0]][0]) and rounds_to(s.group(3), ours_two[said[0]])):
+                bad.append(f"sluice-stripes: {s.group(0)!r} is not its and sluice's ns on two goroutines in that round")
     m = re.search(rf"\(({FIGURE.pattern}) against ({FIGURE.pattern}) on the medians\)", tail)
     if m and n:
         figures += 2
