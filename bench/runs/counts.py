@@ -1547,9 +1547,10 @@ def sharing_phrases():
     """What BENCHMARKS.md's "Another machine" and the README write of each
     BenchmarkAllowKeysSharing run kept there (<commit>-family<N>-sharing.txt,
     five runs of each benchmark): each benchmark's median as the raw file
-    prints it, and each ratio of a serial median over a parallel one."""
+    prints it, and each ratio of a serial median over a parallel one; and
+    the README's one sentence on share=nothing over all of them."""
     line = re.compile(r"^BenchmarkAllowKeysSharing/impl=sluice/clock=default/keys=([0-9]+)/mode=(\S+)-2\s+\d+\s+([0-9.]+) ns/op", re.M)
-    readme, benchmarks = [], []
+    readme, benchmarks, nothing = [], [], []
     for f in sorted(glob.glob(os.path.join(RUNS, "*-family*-sharing.txt"))):
         with open(f) as fh:
             got = {}
@@ -1577,7 +1578,10 @@ def sharing_phrases():
             f"{m('100000', 'parallel/share=keys')} ({r(m('100000', 'serial'), m('100000', 'parallel/share=keys'))})",
             f"with nothing shared they scale {r(one, m('1000', 'parallel/share=nothing'))}",
         ]
-        readme.append(f"a limiter to each goroutine, two cores gave {r(one, m('1000', 'parallel/share=nothing'))} there")
+        nothing.append(r(one, m('1000', 'parallel/share=nothing')))
+    if nothing:
+        # One sentence over the runs, in the order of their files' names.
+        readme.append(f"a limiter to each goroutine, two cores gave {joined(nothing)} there")
     return readme, benchmarks
 
 
