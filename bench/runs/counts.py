@@ -2453,8 +2453,6 @@ VERDICT = re.compile(
     rf"\b(ahead|behind|level)(?: only)? in (?:(all four)|the other ({CNT})|({CNT})\b|"
     rf"the ({ORD}) to ({ORD})|the ({ORD}(?:(?:, | and ){ORD})*))( rounds?)?(?: of four)?"
 )
-# A group in brackets, set aside as "§3" while the verdicts are read.
-GROUP = re.compile(r" §([0-9]+)")
 # What a figure ran at: "at a fast handoff", "at fast handoffs", "at a
 # fast one", "in the slow mode"; after "both" or "all", every figure of
 # its clause.
