@@ -112,8 +112,9 @@ It prints:
     and 1.44× on the median") or give a span over them, each list is the
     reports' on their raw files, in the order their sections stand
     (other_figures, other_phrases); and what "Another machine" says of
-    its BenchmarkAllowKeysSharing run (the medians and their ratios,
-    sharing_phrases) and of its make benchstat run (the handoffs' modes
+    its BenchmarkAllowKeysSharing runs (the medians and their ratios,
+    sharing_phrases; the README's "Taken apart" the same of the history's
+    run kept as <commit>-sharing.txt) and of its make benchstat run (the handoffs' modes
     and spans, and sluice against the twin round by round,
     benchstat_phrases; benchstat's own table is not recomputed);
   - with --check only: each row of the two documents' benchstat tables,
@@ -1564,13 +1565,21 @@ def other_phrases(others):
 
 def sharing_phrases():
     """What BENCHMARKS.md's "Another machine" and the README write of each
-    BenchmarkAllowKeysSharing run kept there (<commit>-family<N>-sharing.txt,
-    five runs of each benchmark): each benchmark's median as the raw file
-    prints it, and each ratio of a serial median over a parallel one; and
-    the README's one sentence on share=nothing over all of them."""
+    BenchmarkAllowKeysSharing run kept with the one command those use
+    (five runs of each benchmark): each benchmark's median as the raw file
+    prints it, and each ratio of a serial median over a parallel one. The
+    runs on another processor (<commit>-family<N>-sharing.txt) stand in
+    "Another machine", with the README's one sentence on share=nothing
+    over all of them; the history's (<commit>-sharing.txt, family 25) in
+    the README's "Taken apart"."""
     line = re.compile(r"^BenchmarkAllowKeysSharing/impl=sluice/clock=default/keys=([0-9]+)/mode=(\S+)-2\s+\d+\s+([0-9.]+) ns/op", re.M)
     readme, benchmarks, nothing = [], [], []
-    for f in sorted(glob.glob(os.path.join(RUNS, "*-family*-sharing.txt"))):
+    other = re.compile(r"^[0-9a-f]{7}-family[0-9]+-sharing\.txt$")
+    history = re.compile(r"^[0-9a-f]{7}-sharing\.txt$")
+    for f in sorted(glob.glob(os.path.join(RUNS, "*-sharing.txt"))):
+        name = os.path.basename(f)
+        if not (other.match(name) or history.match(name)):
+            continue
         with open(f) as fh:
             got = {}
             for keys, mode, ns in line.findall(fh.read()):
@@ -1580,11 +1589,11 @@ def sharing_phrases():
                                        "serial/counts=off", "parallel/share=keys/counts=off")]
         need += [(k, m) for k in ("10000", "100000") for m in ("serial", "parallel/share=keys")]
         if any(k not in med for k in need):
-            sys.exit(f"{os.path.basename(f)}: not an odd number of runs of each benchmark sharing_phrases reads")
+            sys.exit(f"{name}: not an odd number of runs of each benchmark sharing_phrases reads")
         m = lambda keys, mode: med[(keys, mode)]
         r = lambda a, b: f"{float(a) / float(b):.2f}×"
         one = m("1000", "serial")
-        benchmarks += [
+        phrases = [
             f"one goroutine {one} ns; two on the same keys (share=keys) {m('1000', 'parallel/share=keys')} ns, "
             f"{r(one, m('1000', 'parallel/share=keys'))}; each its own keys, the lines still shared (share=lines) "
             f"{m('1000', 'parallel/share=lines')} ns, {r(one, m('1000', 'parallel/share=lines'))}; each its own limiter "
@@ -1595,8 +1604,18 @@ def sharing_phrases():
             f"At 10,000 keys {m('10000', 'serial')} → {m('10000', 'parallel/share=keys')} ns "
             f"({r(m('10000', 'serial'), m('10000', 'parallel/share=keys'))}), at 100,000 {m('100000', 'serial')} → "
             f"{m('100000', 'parallel/share=keys')} ({r(m('100000', 'serial'), m('100000', 'parallel/share=keys'))})",
-            f"with nothing shared they scale {r(one, m('1000', 'parallel/share=nothing'))}",
         ]
+        if history.match(name):
+            readme += phrases
+            # "Another machine" sets the history's run beside its own.
+            benchmarks.append(
+                f"On family {SERIES_FAMILY}, with the same command at `{name[:7]}`, two cores read "
+                f"{r(one, m('1000', 'parallel/share=keys'))} on the same keys, "
+                f"{r(one, m('1000', 'parallel/share=lines'))} on their own keys whose lines are shared, and "
+                f"{r(one, m('1000', 'parallel/share=nothing'))} with nothing shared"
+            )
+            continue
+        benchmarks += phrases + [f"with nothing shared they scale {r(one, m('1000', 'parallel/share=nothing'))}"]
         nothing.append(r(one, m('1000', 'parallel/share=nothing')))
     if nothing:
         # One sentence over the runs, in the order of their files' names.
