@@ -1620,7 +1620,43 @@ def sharing_phrases():
     if nothing:
         # One sentence over the runs, in the order of their files' names.
         readme.append(f"a limiter to each goroutine, two cores gave {joined(nothing)} there")
+    readme += counted_sharing()
     return readme, benchmarks
+
+
+def counted_sharing():
+    """The README's figures on the decision count's cost to two cores,
+    from each kept set of processes of BenchmarkAllowKeysSharing's
+    1,000-key benchmarks (<commit>-sharing-ten.txt: a process's lines
+    begin at its serial run): how many processes ran every parallel
+    benchmark at a fast handoff, and among those, each process's own ratio
+    of serial to two goroutines on the same keys, counted and
+    WithoutDecisionCounts: their spans and medians."""
+    line = re.compile(r"^BenchmarkAllowKeysSharing/impl=sluice/clock=default/keys=1000/mode=(\S+)-2\s+\d+\s+([0-9.]+) ns/op(?:\s+([0-9.]+) handoff-ns)?", re.M)
+    out = []
+    for f in sorted(glob.glob(os.path.join(RUNS, "*-sharing-ten.txt"))):
+        procs = []
+        with open(f) as fh:
+            for mode, ns, handoff in line.findall(fh.read()):
+                if mode == "serial":
+                    procs.append({})
+                if not procs:
+                    sys.exit(f"{os.path.basename(f)}: a benchmark before the first process's serial run")
+                procs[-1][mode] = (float(ns), float(handoff) if handoff else None)
+        fast = [p for p in procs if all(h is None or h < FAST for _, h in p.values())]
+        try:
+            on = sorted(p["serial"][0] / p["parallel/share=keys"][0] for p in fast)
+            off = sorted(p["serial/counts=off"][0] / p["parallel/share=keys/counts=off"][0] for p in fast)
+        except KeyError as e:
+            sys.exit(f"{os.path.basename(f)}: a process without {e}")
+        if not fast:
+            sys.exit(f"{os.path.basename(f)}: no process ran at fast handoffs")
+        out.append(
+            f"In {words(len(procs))} more processes (`bench/runs/{os.path.basename(f)}`), the {words(len(fast))} at fast "
+            f"handoffs read {on[0]:.2f}–{on[-1]:.2f}× counted and {off[0]:.2f}–{off[-1]:.2f}× uncounted, "
+            f"{statistics.median(on):.2f}× and {statistics.median(off):.2f}× on the median"
+        )
+    return out
 
 
 def benchstat_phrases():
