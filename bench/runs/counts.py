@@ -114,9 +114,11 @@ It prints:
     (other_figures, other_phrases); and what "Another machine" says of
     its BenchmarkAllowKeysSharing runs (the medians and their ratios,
     sharing_phrases; the README's "Taken apart" the same of the history's
-    run kept as <commit>-sharing.txt) and of its make benchstat run (the handoffs' modes
-    and spans, and sluice against the twin round by round,
-    benchstat_phrases; benchstat's own table is not recomputed);
+    run kept as <commit>-sharing.txt, and counted_sharing's spans of the
+    processes kept as <commit>-sharing-ten.txt) and of its make benchstat
+    run (the handoffs' modes and spans, and sluice against the twin round
+    by round, benchstat_phrases; benchstat's own table is not
+    recomputed);
   - with --check only: each row of the two documents' benchstat tables,
     against go tool benchstat on the rounds the document names before
     it: the medians, each 95% interval of 10% or more, the change and
@@ -1644,13 +1646,13 @@ def counted_sharing():
                     sys.exit(f"{os.path.basename(f)}: a benchmark before the first process's serial run")
                 procs[-1][mode] = (float(ns), float(handoff) if handoff else None)
         fast = [p for p in procs if all(h is None or h < FAST for _, h in p.values())]
+        if not fast:
+            sys.exit(f"{os.path.basename(f)}: no process ran at fast handoffs")
         try:
             on = sorted(p["serial"][0] / p["parallel/share=keys"][0] for p in fast)
             off = sorted(p["serial/counts=off"][0] / p["parallel/share=keys/counts=off"][0] for p in fast)
         except KeyError as e:
             sys.exit(f"{os.path.basename(f)}: a process without {e}")
-        if not fast:
-            sys.exit(f"{os.path.basename(f)}: no process ran at fast handoffs")
         out.append(
             f"In {words(len(procs))} more processes (`bench/runs/{os.path.basename(f)}`), the {words(len(fast))} at fast "
             f"handoffs read {on[0]:.2f}–{on[-1]:.2f}× counted and {off[0]:.2f}–{off[-1]:.2f}× uncounted, "
@@ -2281,12 +2283,11 @@ def floor_row(rows, clock, printed, held=None):
     line (printed, report_targets'): the ns of sluice and of the floor,
     the ratio to the places either writes it (and, where it writes three
     places or more, past the report's two, the median of the rounds the
-    report holds, held), the uncounted ratio where
-    the report gives one, and the rounds in order (a few early sections
-    write a slow round after the others, "; 0.925 with the floor at 19.89
-    ns" or "and 1.009 at 12.89 ns", and are held to the same rounds in
-    any order). None where the section has no such row; else what
-    disagrees."""
+    report holds, held), the uncounted ratio where the report gives one,
+    and the rounds in order (a few early sections write a slow round
+    after the others, "; 0.925 with the floor at 19.89 ns" or "and 1.009
+    at 12.89 ns", and are held to the same rounds in any order). None
+    where the section has no such row; else what disagrees."""
     found = [v for k, v in rows.items() if f"{clock} clock" in k and ("issue 2" in k or k.startswith("the same"))]
     if len(found) != 1:
         return None
