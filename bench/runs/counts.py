@@ -82,10 +82,11 @@ It prints:
     must be a value the run's raw file or report holds, or one that
     NS_ELSEWHERE lists as taken from elsewhere (ns_against_run), and
     each ratio it gives of how the floor reference's 1,000 keys and a
-    denied hot key scaled on two cores, which must be one of the run's
-    own rounds', each list of them in round order and at the handoffs
-    the sentence names (scaled_against_run), and each pair of ns it gives as
-    "serial → two cores", which must be one round's of one scenario
+    denied hot key scaled on two cores (and each ns those sentences
+    give), which must be one of the run's own rounds', each list of them
+    in round order and at the handoffs the sentence names
+    (scaled_against_run), and each pair of ns it gives as "serial → two
+    cores", which must be one round's of one scenario
     (arrows_against_run), with the ratio its sentence gives each pair of
     a bracket of them (bracketed_ratios), and each span it gives of the
     paired blocks' ns over all four rounds, the floor's and sluice's
@@ -1025,7 +1026,9 @@ def scaled_against_run(body, path, run):
     (scaled_rounds): each ratio outside brackets is a round of its own,
     each list of them ("1.31×, 1.25× and 1.10×") in round order, and each
     ratio that a handoff follows ("at fast handoffs", "in the slow mode")
-    a round at that handoff. How many were read, and what disagrees."""
+    a round at that handoff. Each figure in ns the sentences give, but a
+    handoff's, must be one of those rounds' own, serial or on two cores.
+    How many ratios were read, and what disagrees."""
     elsewhere = SCALED_ELSEWHERE.get(run, (set(), ""))[0]
     read, bad, missed = 0, [], set()
     opening = re.compile("|".join(re.escape(w) for w, _, _ in SCALED), re.I)
@@ -1046,6 +1049,15 @@ def scaled_against_run(body, path, run):
                        "them and at the handoffs it names: "
                        + ", ".join(f"{s / p:.3f} ({'fast' if h is not None and h < FAST else 'slow' if h else '?'})"
                                    for s, p, h in its))
+        # Each ns the sentence gives (a slow two-core run "(11.60 ns)", a
+        # span "of 17.45–18.00 ns"; not a handoff, "a 160.5 ns handoff") is
+        # one of these rounds' own, serial or on two cores, not only some
+        # value of the run's file.
+        own = sorted(x for s, p, _ in its for x in (s, p))
+        for x in re.findall(r"([0-9]+\.[0-9]+)(?=(?:–[0-9.]+)? ns(?! handoff))|(?<=[0-9]–)([0-9]+\.[0-9]+)(?= ns(?! handoff))", rest[:stop]):
+            x = x[0] or x[1]
+            if not among(x, own):
+                bad.append(f"{x} ns after \"{m.group(0)}\", which no round of {impl} on {scenario} took")
         for f in re.findall(r"([0-9]+\.[0-9]+)(?=×|–[0-9.]+×)|(?<=[0-9]–)([0-9]+\.[0-9]+)(?=×)", rest[:stop]):
             f = f[0] or f[1]
             read += 1
