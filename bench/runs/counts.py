@@ -1577,6 +1577,16 @@ def other_phrases(others):
     return readme, benchmarks
 
 
+# A BenchmarkAllowKeysSharing line of sluice on the default clock: its
+# keys, its mode ("serial", "parallel/share=keys/counts=off", ...), its ns
+# and, for a parallel run, the handoff around it.
+SHARING_LINE = re.compile(
+    r"^BenchmarkAllowKeysSharing/impl=sluice/clock=default/keys=([0-9]+)/mode=(\S+)-2\s+\d+\s+([0-9.]+) ns/op"
+    r"(?:\s+([0-9.]+) handoff-ns)?",
+    re.M,
+)
+
+
 def sharing_phrases():
     """What BENCHMARKS.md's "Another machine" and the README write of each
     BenchmarkAllowKeysSharing run kept with the one command those use
@@ -1586,7 +1596,6 @@ def sharing_phrases():
     "Another machine", with the README's one sentence on share=nothing
     over all of them; the history's (<commit>-sharing.txt, family 25) in
     the README's "Taken apart"."""
-    line = re.compile(r"^BenchmarkAllowKeysSharing/impl=sluice/clock=default/keys=([0-9]+)/mode=(\S+)-2\s+\d+\s+([0-9.]+) ns/op", re.M)
     readme, benchmarks, nothing = [], [], []
     other = re.compile(r"^[0-9a-f]{7}-family[0-9]+-sharing\.txt$")
     history = re.compile(r"^[0-9a-f]{7}-sharing\.txt$")
@@ -1596,7 +1605,7 @@ def sharing_phrases():
             continue
         with open(f) as fh:
             got = {}
-            for keys, mode, ns in line.findall(fh.read()):
+            for keys, mode, ns, _ in SHARING_LINE.findall(fh.read()):
                 got.setdefault((keys, mode), []).append(ns)
         med = {k: sorted(v, key=float)[len(v) // 2] for k, v in got.items() if len(v) % 2}
         need = [("1000", m) for m in ("serial", "parallel/share=keys", "parallel/share=lines", "parallel/share=nothing",
@@ -1653,12 +1662,13 @@ def counted_sharing():
     benchmark at a fast handoff, and among those, each process's own ratio
     of serial to two goroutines on the same keys, counted and
     WithoutDecisionCounts: their spans and medians."""
-    line = re.compile(r"^BenchmarkAllowKeysSharing/impl=sluice/clock=default/keys=1000/mode=(\S+)-2\s+\d+\s+([0-9.]+) ns/op(?:\s+([0-9.]+) handoff-ns)?", re.M)
     out = []
     for f in sorted(glob.glob(os.path.join(RUNS, "*-sharing-ten.txt"))):
         procs = []
         with open(f) as fh:
-            for mode, ns, handoff in line.findall(fh.read()):
+            for keys, mode, ns, handoff in SHARING_LINE.findall(fh.read()):
+                if keys != "1000":
+                    continue
                 if mode == "serial":
                     procs.append({})
                 if not procs:
