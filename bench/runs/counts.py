@@ -383,9 +383,13 @@ def counted_1m(full):
     ]
 
 
+# The band most counted 1M-key rounds read.
+BAND_1M = (1.85, 2.31)
+
+
 def inside_1m(ratio):
-    """Whether a counted 1M-key round is inside the band most read."""
-    return 1.85 <= ratio <= 2.31
+    """Whether a counted 1M-key round is inside BAND_1M."""
+    return BAND_1M[0] <= ratio <= BAND_1M[1]
 
 
 def print_1k_full(full, first, limit=LIMIT_1K, others=(25.0, 27.0, 28.0, 30.0)):
@@ -571,26 +575,25 @@ def default_floor(cell):
 FLOOR_SPEED_BAND = 1.05
 
 
-def held_floor(path, clock="default", both=False):
+def held_floor(path, clock="default"):
     """The median of a run's paired floor ratios (sluice/floor, as the
     raw lines give them: four significant figures) over the rounds the
     report holds: those of the counted decision whose floor ran within
     FLOOR_SPEED_BAND of the fastest floor of that clock in the run,
-    counted or not. The figure the table writes in brackets; where both,
-    that and the median of the rounds to three places; None for a run
+    counted or not. The figure the table writes in brackets; None for a
+    run without paired blocks."""
+    held = held_ratios(path, clock)
+    return statistics.median(held) if held else None
+
+
+def held_ratios(path, clock):
+    """The ratios of held_floor's rounds, as floats; empty for a run
     without paired blocks."""
     on = paired_rows(path, clock)
-    floors = [f for _, f, _ in on + paired_rows(path, clock, counted=False)]
     if not on:
-        return None
-    held = [r for _, f, r in on if f <= FLOOR_SPEED_BAND * min(floors)]
-    median = statistics.median(float(r) for r in held)
-    if not both:
-        return median
-    # Where both, also the median of the rounds to three places, as the
-    # report prints them by round (a raw line writes a ratio under 1 to
-    # four: 0.9786): a section may give either.
-    return median, statistics.median(round(float(r), 3) for r in held)
+        return []
+    floors = [f for _, f, _ in on + paired_rows(path, clock, counted=False)]
+    return [float(r) for _, f, r in on if f <= FLOOR_SPEED_BAND * min(floors)]
 
 
 def targets(full):
@@ -793,25 +796,18 @@ def table_against_reports(full, texts):
             # The figure the README lists, held to the rounds themselves
             # rather than to the report's two places: it may round their
             # median to its own places, no further.
-            compared += 1
-            written = default_floor(cell("issue 2", i))[0]
-            median = held_floor(os.path.join(RUNS, commit + ".txt"))
-            if median is None or not rounds_to(written, median):
-                bad.append(
-                    f"run {i + 1} (`{commit}`), floor, default clock: the table writes {written}, "
-                    f"the median of the rounds the report holds is {median if median is None else round(median, 4)}"
-                )
-            # The coarse clock's figure too, where the run has its paired
-            # blocks: the table often writes it to three or four places
-            # ("coarse **1.0955**"), past the two the report prints.
+            # So is the coarse clock's, where the run has its paired blocks
+            # ("coarse **1.0955**"); every run from here on has the default's.
             coarse = re.search(r"coarse ([0-9]+\.[0-9]+)", cell("issue 2", i))
-            median = held_floor(os.path.join(RUNS, commit + ".txt"), "coarse")
-            if median is not None:
+            for clock, written in (("default", default_floor(cell("issue 2", i))[0]), ("coarse", coarse and coarse.group(1))):
+                median = held_floor(os.path.join(RUNS, commit + ".txt"), clock)
+                if clock == "coarse" and median is None:
+                    continue
                 compared += 1
-                if coarse is None or not rounds_to(coarse.group(1), median):
+                if median is None or written is None or not rounds_to(written, median):
                     bad.append(
-                        f"run {i + 1} (`{commit}`), floor, coarse clock: the table writes "
-                        f"{coarse.group(1) if coarse else 'nothing'}, the median of the rounds the report holds is {round(median, 4)}"
+                        f"run {i + 1} (`{commit}`), floor, {clock} clock: the table writes {written or 'nothing'}, "
+                        f"the median of the rounds the report holds is {median if median is None else round(median, 4)}"
                     )
         if i + 1 < FIRST_BY_ROUND:
             continue
@@ -1054,8 +1050,7 @@ def scaled_against_run(body, path, run):
         # one of these rounds' own, serial or on two cores, not only some
         # value of the run's file.
         own = sorted(x for s, p, _ in its for x in (s, p))
-        for x in re.findall(r"([0-9]+\.[0-9]+)(?=(?:–[0-9.]+)? ns(?! handoff))|(?<=[0-9]–)([0-9]+\.[0-9]+)(?= ns(?! handoff))", rest[:stop]):
-            x = x[0] or x[1]
+        for x in re.findall(r"([0-9]+\.[0-9]+)(?=(?:–[0-9.]+)? ns(?! handoff))", rest[:stop]):
             if not among(x, own):
                 bad.append(f"{x} ns after \"{m.group(0)}\", which no round of {impl} on {scenario} took")
         for f in re.findall(r"([0-9]+\.[0-9]+)(?=×|–[0-9.]+×)|(?<=[0-9]–)([0-9]+\.[0-9]+)(?=×)", rest[:stop]):
@@ -2291,8 +2286,12 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, s
             if written != want:
                 bad.append(f"{where}, {name}: the section divides {written}, the report {want}")
     for clock, words in FLOOR_ROWS:
-        held = held_floor(os.path.join(RUNS, raw), "mono" if clock == "monotonic" else clock, both=True)
-        wrong = floor_row(rows, clock, unique(printed, words), held)
+        # The median of the held rounds as the raw lines give them, and of
+        # the same rounds to three places, as the report prints them by
+        # round (a raw line writes a ratio under 1 to four: 0.9786).
+        held = held_ratios(os.path.join(RUNS, raw), "mono" if clock == "monotonic" else clock)
+        medians = [statistics.median(held), statistics.median(round(r, 3) for r in held)] if held else None
+        wrong = floor_row(rows, clock, unique(printed, words), medians)
         n["rows"] += wrong is not None
         bad += [f"{where}, the floor on the {clock} clock: {d}" for d in (["no row in its section"] if wrong is None else wrong)]
     return bad
@@ -2343,12 +2342,11 @@ def floor_row(rows, clock, printed, held=None):
     # 2 rounds of 4, 1.087 and 1.092"). The report prints each round's
     # ratio to three places, where the raw line gives a ratio under 1 to
     # four; a median of either agrees.
-    cell_text = found[0][1].replace("*", "")
-    m = re.search(r"(?<![0-9.])" + re.escape(ratios[0]) + r"×?(?: \(([0-9]+\.[0-9]+)[,)])?", cell_text) if ratios else None
-    precise = [x for x in ([ratios[0]] + ([m.group(1)] if m and m.group(1) else [])) if len(x.partition(".")[2]) >= 3] if m else []
-    for x in precise:
-        if held is not None and not any(rounds_to(x, h) for h in held):
-            bad.append(f"the section writes {x}, the median of the rounds the report holds is {round(held[0], 4)}")
+    if ratios and held:
+        m = re.search(r"(?<![0-9.])" + re.escape(ratios[0]) + r"×?(?: \(([0-9]+\.[0-9]+)[,)])?", found[0][1].replace("*", ""))
+        for x in (ratios[0], m and m.group(1)):
+            if x and len(x.partition(".")[2]) >= 3 and not any(rounds_to(x, h) for h in held):
+                bad.append(f"the section writes {x}, the median of the rounds the report holds is {round(held[0], 4)}")
     slow = re.compile(r"(?:with the floor )?at [0-9.]+ ns")
     outside = re.sub(r"\([^)]*\)", "", found[0][2])
     written, want = FIGURE.findall(slow.sub("", outside)), FIGURE.findall(detail.split("by round:", 1)[-1].split(";")[0])
@@ -3050,7 +3048,7 @@ def figures():
     # The others' runs are named in the phrase, so that a new one fails the
     # check until the README's sentence, which gives each its figures, does.
     # A round above 2.31x is named with its serial and two-core ns.
-    below = [o for o in two_out if o[0] < 1.85]
+    below = [o for o in two_out if o[0] < BAND_1M[0]]
     slower = [p for _, p, _, _ in below if p > max(two_in, default=0)]
     usual = [run for _, p, run, _ in below if p <= max(two_in, default=0)]
     outside_1m = "no round below 1.85× with a two-core run slower than every round inside"
@@ -3062,7 +3060,7 @@ def figures():
         )
         if usual:
             outside_1m += f", and {words(len(usual))} with their two-core run at the usual speed ({ordinals(usual)} runs)"
-    above = [o for o in two_out if o[0] > 2.31]
+    above = [o for o in two_out if o[0] > BAND_1M[1]]
     if above:
         outside_1m = (
             f"{words(len(above))} read more, "
