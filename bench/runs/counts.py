@@ -72,7 +72,9 @@ It prints:
     paragraph's median handoff and span, its count of parallel
     benchmarks in the slow mode and over a microsecond, and
     BenchmarkMachine's ratio, and the Go and date where the raw file
-    names them; from the fifty-sixth on, the running count of the
+    names them, and the minutes it says it began after an earlier run
+    ("begun 45 minutes after the hundred and second"), from the two raw
+    files' dates; from the fifty-sixth on, the running count of the
     1,000-key rounds it gives ("now 121 rounds in fifty-six runs, ...",
     and those since the rule was set), as the rule counts them over the
     runs up to it; and wherever a section gives it, its running count of
@@ -90,7 +92,10 @@ It prints:
     (arrows_against_run), with the ratio its sentence gives each pair of
     a bracket of them (bracketed_ratios), and each span it gives of the
     paired blocks' ns over all four rounds, the floor's and sluice's
-    (floor_spans_against_run); and from
+    (floor_spans_against_run), and from the forty-first on
+    (FIRST_FLOOR_PROSE) each ratio to the floor it writes to three places
+    or more, which must be one of that clock's rounds or their medians
+    (floor_ratios_against_run); and from
     the forty-fourth on (FIRST_TWIN),
     its paragraph "Against the mutex twin:": each verdict, ahead, behind
     or level, on the rounds it names or counts, and the rounds of each
@@ -191,6 +196,7 @@ was not the same from run to run (25.61 ns was held out in one run,
 import bisect
 import contextlib
 import functools
+import datetime
 import glob
 import io
 import os
@@ -1254,27 +1260,101 @@ def floor_spans_against_run(body, path):
     return read, bad
 
 
+# Where a section's prose speaks of a clock's floor ratio: "The coarse
+# clock's floor ran ...", "the monotonic clock's **0.98**", "the coarse
+# one (1.106)". A ratio written to three places or more after it, up to
+# the next such mention or the paragraph's end, is that clock's.
+FLOOR_CLOCK = re.compile(r"\b(default|coarse|monotonic) clock\b|\bthe (default|coarse|monotonic)(?= one\b| [0-9])")
+FLOOR_RATIO = re.compile(r"(?<![0-9.])([0-9]\.[0-9]{3,4})(?![0-9])")
+# The first full run whose section's prose on the floor floor_ratios_against_run
+# reads: those before it mix in side runs' and other runs' ratios
+# ("at `359c911`", "the coarse clock's nine 1.046–1.070").
+FIRST_FLOOR_PROSE = 41
+
+
+def floor_ratios_against_run(section, path):
+    """Each ratio of sluice to the floor that a section's prose writes to
+    three places or more (FLOOR_CLOCK, FLOOR_RATIO), which must be, to
+    its places, one of that clock's paired rounds in the raw file,
+    counted or uncounted, or the median of the counted rounds, of the
+    uncounted ones, or of either held to the floor's usual speed (as the
+    report holds them, FLOOR_SPEED_BAND), as the raw lines give them or
+    to three places. A ratio another run's ("the fifty-fourth's 1.154",
+    "the 1.031 of the fifty-third") is left to named_run_ratios. Before,
+    only the tables' rows and the spans in ns were held: a "(0.985)" for
+    the monotonic clock's 0.983 passed. How many were read, and what
+    disagrees."""
+    read, bad = 0, []
+    for para in section.split("\n\n"):
+        para = " ".join(para.split())
+        if para.startswith("|"):
+            continue
+        marks = list(FLOOR_CLOCK.finditer(para))
+        for k, m in enumerate(marks):
+            span = para[m.start() : marks[k + 1].start() if k + 1 < len(marks) else len(para)]
+            name = m.group(1) or m.group(2)
+            clock = {"monotonic": "mono"}.get(name, name)
+            on, off = paired_rows(path, clock), paired_rows(path, clock, counted=False)
+            fast = FLOOR_SPEED_BAND * min((f for _, f, _ in on + off), default=0.0)
+            medians = []
+            for rows in (on, off, [x for x in on if x[1] <= fast], [x for x in off if x[1] <= fast]):
+                if rows:
+                    ratios = [float(r) for _, _, r in rows]
+                    medians += [statistics.median(ratios), statistics.median(round(r, 3) for r in ratios)]
+            for r in FLOOR_RATIO.finditer(span):
+                before, after = span[: r.start()], span[r.end() :]
+                if re.search(r"(?:th|st|nd|rd)'s (?:\*\*)?$", before) or re.match(r"×? of the [a-z-]+(?:th|st|nd|rd)\b", after):
+                    continue
+                read += 1
+                # A median where the prose says so: bold, alone in brackets
+                # after a bold ratio ("**0.98** (0.983)", not a span
+                # "(1.089–1.105)" or a list "(0.986 and 0.980)"), "... on
+                # their median", "uncounted 0.996" (the report's).
+                median = (
+                    re.search(r"\*\*$|uncounted(?: decision| one)?(?: read)? $", before)
+                    or re.search(r"\*\*[0-9.]+\*\*×? \($", before) and not re.match(r"–| and ", after)
+                    or re.match(r"(?:\*\*)? on (?:their|the rounds') median", after)
+                )
+                cands = medians + ([] if median else [float(x) for _, _, x in on + off])
+                if not any(rounds_to(r.group(1), v) for v in cands):
+                    what = "their medians" if median else "its rounds' ratios or their medians"
+                    bad.append(f"{r.group(1)} on the {name} clock ({span[:60]!r}...) is none of {what}")
+    return read, bad
+
+
+def raw_date(raw):
+    """When a raw file's run began (make bench writes "date: " at its
+    top from 2026-11-28 on), or None where it does not say."""
+    with open(os.path.join(RUNS, raw)) as fh:
+        top = fh.read().split("\nBenchmark", 1)[0]
+    m = re.search(r"^date: (\S+)Z$", top, re.M)
+    return m and datetime.datetime.fromisoformat(m.group(1))
+
+
 def sections_against_reports(full, texts):
-    """Each full run's own section in BENCHMARKS.md's history ("A ...
-    full run, at `commit`"), from the FIRST_BY_ROUND-th on, against the
-    report on its raw file: the ns the hot key's and 1M keys' ratios
-    divide, those ratios and the two-core medians, and every target's
-    figures round by round (with the handoff beside each two-core round);
-    from the FIRST_OPENING-th on, also its opening paragraph
-    (opening_against_report); after RULE_SET, its running count of the
-    1,000-key rounds (running_1k); and wherever it gives one, its count
-    of the 1M-key rounds inside 1.85–2.31×; and its rows of the floor
-    (floor_row); and, in its prose, each figure in ns (ns_against_run)
-    and each ratio of the floor reference's 1,000 keys and a denied hot
-    key (scaled_against_run), and each pair of a round's serial and
-    two-core ns (arrows_against_run), and the floor's spans
-    (floor_spans_against_run); from the FIRST_TWIN-th on, its comparisons
-    with the mutex twin (twin_against_run). The lines where they disagree,
-    and how many of each were read (SECTION_COUNTS). The twenty-sixth's section keeps the form
-    the head of the file had while that run led it (its rounds in
-    brackets beside the medians), so only its prose's figures are read.
-    The checks of one section are section_against_run's, which the runs
-    on another processor (others_against_reports) share."""
+    """Each full run's own section in BENCHMARKS.md's history ("A ... full
+    run, at `commit`"), from the FIRST_BY_ROUND-th on, against the report
+    on its raw file: the ns the hot key's and 1M keys' ratios divide,
+    those ratios and the two-core medians, and every target's figures
+    round by round (with the handoff beside each two-core round); from the
+    FIRST_OPENING-th on, also its opening paragraph
+    (opening_against_report), and the minutes it says it began after an
+    earlier run, by the raw files' dates (raw_date); after RULE_SET, its
+    running count of the 1,000-key rounds (running_1k); and wherever it
+    gives one, its count of the 1M-key rounds inside 1.85–2.31×; and its
+    rows of the floor (floor_row); and, in its prose, each figure in ns
+    (ns_against_run) and each ratio of the floor reference's 1,000 keys
+    and a denied hot key (scaled_against_run), and each pair of a round's
+    serial and two-core ns (arrows_against_run), and the floor's spans
+    (floor_spans_against_run) and, from the FIRST_FLOOR_PROSE-th on, its
+    ratios (floor_ratios_against_run); from the FIRST_TWIN-th on, its
+    comparisons with the mutex twin (twin_against_run). The lines where
+    they disagree, and how many of each were read (SECTION_COUNTS). The
+    twenty-sixth's section keeps the form the head of the file had while
+    that run led it (its rounds in brackets beside the medians), so only
+    its prose's figures are read. The checks of one section are
+    section_against_run's, which the runs on another processor
+    (others_against_reports) share."""
     sections = run_sections()
     bad, n = [], dict.fromkeys(SECTION_COUNTS, 0)
     n["twins"] = [0, 0]
@@ -1301,6 +1381,16 @@ def sections_against_reports(full, texts):
             k, wrong = running_1k(body, got, i)
             n["running"] += k
             bad += [f"{where}: {d}" for d in wrong]
+        # "begun 45 minutes after the hundred and second": start to start,
+        # by the dates the two raw files open with, to the nearest minute.
+        for m in re.finditer(r"begun ([0-9]+) minutes after the ([a-z -]+?)(?=[,;.)])", body):
+            n["begun"] += 1
+            earlier = [j for j in range(1, i) if ordinal(j) == m.group(2)]
+            began = [raw_date(c + ".txt") for c in (full[earlier[0] - 1] if earlier else None, commit) if c]
+            if len(began) != 2 or None in began:
+                bad.append(f"{where}: {m.group(0)!r} names no earlier run whose raw file and this one's give the date they began")
+            elif round((began[1] - began[0]).total_seconds() / 60) != int(m.group(1)):
+                bad.append(f"{where}: {m.group(0)!r}, where the raw files began {began[1] - began[0]} apart")
         # "now 98 of 112 inside 1.85–2.31×": the 1M rounds counted up to this run.
         upto = [r for o, _, _, r in rounds_1m if o <= i]
         want = (str(sum(map(inside_1m, upto))), str(len(upto)))
@@ -1357,11 +1447,12 @@ def named_run_ratios(full, texts):
     return read, bad
 
 
-# What section_against_run counts: table rows, openings, running counts,
+# What section_against_run and sections_against_reports count: table
+# rows, openings, the minutes from an earlier run's start, running counts,
 # figures in ns, scaling ratios, serial → two-core pairs and the ratios
-# given them, the floor's spans, and the mutex twin's verdicts and
-# figures.
-SECTION_COUNTS = ("rows", "openings", "running", "ns", "scaled", "arrows", "arrow_ratios", "spans", "twins")
+# given them, the floor's spans and ratios, and the mutex twin's
+# verdicts and figures.
+SECTION_COUNTS = ("rows", "openings", "begun", "running", "ns", "scaled", "arrows", "arrow_ratios", "spans", "floor_ratios", "twins")
 
 
 def run_sections():
@@ -2197,8 +2288,10 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, s
     """One full run's section (its text after the heading) against its raw
     file (bench/runs/<raw>) and the report on it (texts[raw]): in its
     prose, each figure in ns (ns_against_run), each ratio of the floor
-    reference's 1,000 keys and a denied hot key (scaled_against_run) and
-    each pair of a round's serial and two-core ns (arrows_against_run);
+    reference's 1,000 keys and a denied hot key (scaled_against_run),
+    each pair of a round's serial and two-core ns (arrows_against_run)
+    and, but in a history run before FIRST_FLOOR_PROSE, each ratio to the
+    floor to three places or more (floor_ratios_against_run);
     where twin, its comparisons with the mutex twin (twin_against_run,
     which, where not stripes, need not say what sluice-stripes took);
     where opening, its opening paragraph (opening_against_report), which
@@ -2227,6 +2320,10 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, s
     k, wrong = floor_spans_against_run(prose, path)
     n["spans"] += k
     bad += [f"{where}: {d}" for d in wrong]
+    if not isinstance(run, int) or run >= FIRST_FLOOR_PROSE:
+        k, wrong = floor_ratios_against_run(section, path)
+        n["floor_ratios"] += k
+        bad += [f"{where}: {d}" for d in wrong]
     if twin:
         k, m, wrong = twin_against_run(section, path, stripes)
         n["twins"] = [n["twins"][0] + k, n["twins"][1] + m]
@@ -3099,10 +3196,11 @@ def figures():
         ),
         (
             f"their sections in BENCHMARKS.md's history (of the twenty-sixth's, its prose alone) against the same: "
-            f"{n['rows']} rows, {n['openings']} opening paragraphs, {n['running']} running counts of the 1,000-key "
+            f"{n['rows']} rows, {n['openings']} opening paragraphs, {n['begun']} times from an earlier run's start, "
+            f"{n['running']} running counts of the 1,000-key "
             f"and 1M-key rounds, {n['ns']} figures in ns and {n['scaled']} ratios of the floor reference's 1,000 keys "
-            f"and a denied hot key, {n['arrows']} pairs of serial and two-core ns and {n['spans']} spans of the "
-            f"floor's rounds read, {len(unlike)} lines disagree",
+            f"and a denied hot key, {n['arrows']} pairs of serial and two-core ns, {n['spans']} spans of the "
+            f"floor's rounds and {n['floor_ratios']} ratios to the floor read, {len(unlike)} lines disagree",
             unlike,
         ),
     ):
@@ -3436,6 +3534,7 @@ def check():
         f"and the {f['sections']['arrow_ratios']} ratios given them that round's, "
         f"their {f['named'][0]} ratios that name another full run (\"the nineteenth's 3.53×\") are that run's, "
         f"their {f['sections']['spans']} spans of the floor's and sluice's ns in paired blocks are their rounds', "
+        f"their {f['sections']['floor_ratios']} ratios to the floor to three places or more are their clock's rounds' or those rounds' medians, "
         f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
         f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, "
         f"the {f['shares'][0]} shares, times and ns the documents read off those runs are their summaries' and bench.txt's, "
