@@ -1331,6 +1331,70 @@ def raw_date(raw):
     return m and datetime.datetime.fromisoformat(m.group(1))
 
 
+# The hot-key paragraph of a section: "The hot key on the default clock:
+# **3.76×** on the median, 3.54–3.77× by round, the third's 3.54× with
+# sluice at 24.11 ns and go-limiter at 85.32 (19.96–20.08 and 74.80–75.58
+# in the others). On the coarse clock **5.02×**, 4.90–5.16× by round
+# (sluice-coarse at 14.66–16.80 ns)."
+HOT_PARAGRAPH = "The hot key on the default clock"
+ROUND_NAMES = ("first", "second", "third", "fourth")
+
+
+def hot_against_run(section, path, text):
+    """A section's paragraph on the hot key (HOT_PARAGRAPH) against the
+    report on its raw file (text) and the raw file (path), on each clock
+    (the coarse one after "On the coarse clock", up to "On two
+    goroutines", whose ns are parallel ones): the span of the ratios "by
+    round" must run from the least to the most the report prints by
+    round; a round it names ("the third's 3.54×", "its first round
+    3.17×") must have that ratio; and each figure in ns, or both ends of
+    a span of them, must be serial runs of the hot key by one of sluice,
+    sluice-coarse and the peer the report divides by. Before, such a
+    figure had only to be somewhere in the raw file. How many figures
+    were read, and what disagrees."""
+    read, bad = 0, []
+    printed = report_targets(text)
+    for para in section.split("\n\n"):
+        para = " ".join(para.split())
+        if not para.startswith(HOT_PARAGRAPH):
+            continue
+        para = para.split(" On two goroutines", 1)[0]
+        default, _, coarse = para.partition("On the coarse clock")
+        for part, words, impl in ((default, "default clock: ≥ 2×", "sluice"), (coarse, "coarse clock: ≥ 3.5×", "sluice-coarse")):
+            if not part:
+                continue
+            target = unique(printed, words)
+            if target is None:
+                bad.append(f"the hot key on the {impl} clock: nothing in the report")
+                continue
+            detail = target[1]
+            peer = re.match(r"([a-z-]+) [0-9.]+ ns ÷", detail)
+            by_round = [float(x) for x in FIGURE.findall(detail.split("by round:", 1)[-1])]
+            m = re.search(r"([0-9]+\.[0-9]+)–([0-9]+\.[0-9]+)× by round", part)
+            if m:
+                read += 1
+                if not (rounds_to(m.group(1), min(by_round)) and rounds_to(m.group(2), max(by_round))):
+                    bad.append(f"the hot key, {impl}: {m.group(0)!r}, where the report prints {by_round}")
+            for m in re.finditer(r"(?:the (first|second|third|fourth)'s|its (first|second|third|fourth) round) ([0-9]+\.[0-9]+)×", part):
+                read += 1
+                named = ROUND_NAMES.index(m.group(1) or m.group(2))
+                if named >= len(by_round) or not rounds_to(m.group(3), by_round[named]):
+                    bad.append(f"the hot key, {impl}: {m.group(0)!r}, where the report prints {by_round}")
+            runs = limiter_runs(path)
+            serial = {}
+            for who in ("sluice", "sluice-coarse", peer and peer.group(1)):
+                got = runs.get(("hot-allow", who, "serial")) or runs.get(("hot-allow", who, "serial-2"), [])
+                if got:
+                    serial[who] = [ns for ns, _ in got]
+            for m in re.finditer(r"(?<![0-9.×–])([0-9]+\.[0-9]{2})(?:–([0-9]+\.[0-9]{2}))?(?![0-9×–])", part):
+                read += 1
+                ends = [x for x in m.groups() if x]
+                if not any(all(any(rounds_to(x, v) for v in vs) for x in ends) for vs in serial.values()):
+                    bad.append(f"the hot key, {impl}: {m.group(0)} ns is not {'a span of ' if len(ends) > 1 else ''}"
+                               f"the serial rounds of one of {', '.join(serial)} on the hot key")
+    return read, bad
+
+
 def sections_against_reports(full, texts):
     """Each full run's own section in BENCHMARKS.md's history ("A ... full
     run, at `commit`"), from the FIRST_BY_ROUND-th on, against the report
@@ -1452,7 +1516,7 @@ def named_run_ratios(full, texts):
 # figures in ns, scaling ratios, serial → two-core pairs and the ratios
 # given them, the floor's spans and ratios, and the mutex twin's
 # verdicts and figures.
-SECTION_COUNTS = ("rows", "openings", "begun", "running", "ns", "scaled", "arrows", "arrow_ratios", "spans", "floor_ratios", "twins")
+SECTION_COUNTS = ("rows", "openings", "begun", "running", "ns", "scaled", "arrows", "arrow_ratios", "spans", "floor_ratios", "hot", "twins")
 
 
 def run_sections():
@@ -2289,9 +2353,10 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, s
     file (bench/runs/<raw>) and the report on it (texts[raw]): in its
     prose, each figure in ns (ns_against_run), each ratio of the floor
     reference's 1,000 keys and a denied hot key (scaled_against_run),
-    each pair of a round's serial and two-core ns (arrows_against_run)
-    and, but in a history run before FIRST_FLOOR_PROSE, each ratio to the
-    floor to three places or more (floor_ratios_against_run);
+    each pair of a round's serial and two-core ns (arrows_against_run),
+    its paragraph on the hot key (hot_against_run) and, but in a history
+    run before FIRST_FLOOR_PROSE, each ratio to the floor to three places
+    or more (floor_ratios_against_run);
     where twin, its comparisons with the mutex twin (twin_against_run,
     which, where not stripes, need not say what sluice-stripes took);
     where opening, its opening paragraph (opening_against_report), which
@@ -2319,6 +2384,9 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, s
     bad += [f"{where}: {d}" for d in wrong]
     k, wrong = floor_spans_against_run(prose, path)
     n["spans"] += k
+    bad += [f"{where}: {d}" for d in wrong]
+    k, wrong = hot_against_run(section, path, text)
+    n["hot"] += k
     bad += [f"{where}: {d}" for d in wrong]
     if not isinstance(run, int) or run >= FIRST_FLOOR_PROSE:
         k, wrong = floor_ratios_against_run(section, path)
@@ -3200,7 +3268,8 @@ def figures():
             f"{n['running']} running counts of the 1,000-key "
             f"and 1M-key rounds, {n['ns']} figures in ns and {n['scaled']} ratios of the floor reference's 1,000 keys "
             f"and a denied hot key, {n['arrows']} pairs of serial and two-core ns, {n['spans']} spans of the "
-            f"floor's rounds and {n['floor_ratios']} ratios to the floor read, {len(unlike)} lines disagree",
+            f"floor's rounds, {n['floor_ratios']} ratios to the floor and {n['hot']} figures of the hot key read, "
+            f"{len(unlike)} lines disagree",
             unlike,
         ),
     ):
@@ -3535,6 +3604,7 @@ def check():
         f"their {f['named'][0]} ratios that name another full run (\"the nineteenth's 3.53×\") are that run's, "
         f"their {f['sections']['spans']} spans of the floor's and sluice's ns in paired blocks are their rounds', "
         f"their {f['sections']['floor_ratios']} ratios to the floor to three places or more are their clock's rounds' or those rounds' medians, "
+        f"the {f['sections']['hot']} ratios and ns of their paragraphs on the hot key are its rounds', "
         f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
         f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, "
         f"the {f['shares'][0]} shares, times and ns the documents read off those runs are their summaries' and bench.txt's, "
