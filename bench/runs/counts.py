@@ -2124,7 +2124,7 @@ def profile_tables():
 # and each (source, runs) the check reads must name a function the
 # summary has. ABSENT lists what a paragraph says fell below a
 # summary's top 25.
-F25, F26 = "8d984c2-profile", "335574a-family26-profile"
+F25, F26, SLOW = "8d984c2-profile", "335574a-family26-profile", "ec32b44-profile"
 CAS, PAUSE = "sync/atomic.(*Uint64).CompareAndSwap", "atomicbucket.pause"
 CLOCK, TRYONE, TAKE = "clock.scaled", "atomicbucket.(*Bucket).TryOne", "atomicbucket.(*Bucket).take"
 LOADHOME, XXH3 = "stripes.(*Stripe).LoadHome", "internal/shorthash.Sum"
@@ -2159,6 +2159,24 @@ PROFILE_SHARES = [
             (("pprof", F25, (1, 2, 3), "sluice-mutex.mutex", ["sync.(*Mutex).Unlock"], "flat"), "span")]),
         ("sluice {}, in the runtime's own locks (`runtime.unlock`", [
             (("pprof", F25, (1, 2, 3), "sluice.mutex", ["runtime.unlock"], "flat"), "span")]),
+    ]),
+    ("README.md", "In the VM's slow mode, where a line takes about 160 ns to cross", [
+        ("runs 1, 2 and 8: sluice {} a decision at handoffs of {}).", [
+            (("bench", SLOW, (1, 2, 8), "sluice", "ns"), "span"),
+            (("bench", SLOW, (1, 2, 8), "sluice", "handoff"), "span"),
+        ]),
+        ("There `TryOne` took {} flat and the CAS {}, {} together, and the clock {};", [
+            (_cpu(SLOW, (1, 2, 8), "sluice", [TRYONE]), "span"),
+            (_cpu(SLOW, (1, 2, 8), "sluice", [CAS]), "span"),
+            (_cpu(SLOW, (1, 2, 8), "sluice", [TRYONE, CAS]), "span"),
+            (_cpu(SLOW, (1, 2, 8), "sluice", [CLOCK]), "span"),
+        ]),
+        ("which follows a failed CAS, took {} in run 8", [(_cpu(SLOW, (8,), "sluice", [PAUSE]), "each")]),
+        ("(against {} in the calm runs above)", [(_cpu(F25, (1, 2, 3), "sluice", [PAUSE]), "span")]),
+        ("it took {} to sluice's {}, closer than in the calm runs", [
+            (("bench", SLOW, (1, 8), "sluice-mutex", "ns"), "each"),
+            (("bench", SLOW, (1, 8), "sluice", "ns"), "each"),
+        ]),
     ]),
     ("README.md", "On the VM's family-26 processor (three runs at `335574a`", [
         ("put {} of sluice's samples on the CAS and {} on `pause`, {} together ({} in the calm family-25 runs above), and {} on the clock", [
@@ -2219,6 +2237,7 @@ PROFILE_SHARES = [
 ABSENT = [
     ("README.md", "(`Unpin`; the pin fell below the summaries' top 25)", F25, (1, 2, 3), "sluice.cpu", "stripes.Pin"),
     ("bench/BENCHMARKS.md", "the backoff fell out of the top 25", F26, (2,), "sluice.cpu", PAUSE),
+    ("README.md", "took 1.2% in run 8 and fell below the top 25 in the other two", SLOW, (1, 2), "sluice.cpu", PAUSE),
 ]
 PPROF_TIME = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
 
