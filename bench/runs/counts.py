@@ -592,14 +592,15 @@ def held_floor(path, clock="default"):
     return statistics.median(held) if held else None
 
 
-def held_ratios(path, clock):
+def held_ratios(path, clock, counted=True):
     """The ratios of held_floor's rounds, as floats; empty for a run
-    without paired blocks."""
-    on = paired_rows(path, clock)
+    without paired blocks. Not counted: the uncounted decision's rounds
+    held alike, whose median the report prints as WithoutDecisionCounts."""
+    on, off = paired_rows(path, clock), paired_rows(path, clock, counted=False)
     if not on:
         return []
-    floors = [f for _, f, _ in on + paired_rows(path, clock, counted=False)]
-    return [float(r) for _, f, r in on if f <= FLOOR_SPEED_BAND * min(floors)]
+    floors = [f for _, f, _ in on + off]
+    return [float(r) for _, f, r in (on if counted else off) if f <= FLOOR_SPEED_BAND * min(floors)]
 
 
 def targets(full):
@@ -1295,11 +1296,9 @@ def floor_ratios_against_run(section, path):
             name = m.group(1) or m.group(2)
             clock = {"monotonic": "mono"}.get(name, name)
             on, off = paired_rows(path, clock), paired_rows(path, clock, counted=False)
-            fast = FLOOR_SPEED_BAND * min((f for _, f, _ in on + off), default=0.0)
             medians = []
-            for rows in (on, off, [x for x in on if x[1] <= fast], [x for x in off if x[1] <= fast]):
-                if rows:
-                    ratios = [float(r) for _, _, r in rows]
+            for ratios in ([float(r) for *_, r in on], [float(r) for *_, r in off], held_ratios(path, clock), held_ratios(path, clock, False)):
+                if ratios:
                     medians += [statistics.median(ratios), statistics.median(round(r, 3) for r in ratios)]
             for r in FLOOR_RATIO.finditer(span):
                 before, after = span[: r.start()], span[r.end() :]
@@ -1380,18 +1379,17 @@ def hot_against_run(section, path, text):
                 named = ROUND_NAMES.index(m.group(1) or m.group(2))
                 if named >= len(by_round) or not rounds_to(m.group(3), by_round[named]):
                     bad.append(f"the hot key, {impl}: {m.group(0)!r}, where the report prints {by_round}")
-            runs = limiter_runs(path)
             serial = {}
             for who in ("sluice", "sluice-coarse", peer and peer.group(1)):
-                got = runs.get(("hot-allow", who, "serial")) or runs.get(("hot-allow", who, "serial-2"), [])
+                got = rounds(path, "hot-allow", who)
                 if got:
-                    serial[who] = [ns for ns, _ in got]
+                    serial[who] = [ns for ns, _, _ in got]
             for m in re.finditer(r"(?<![0-9.×–])([0-9]+\.[0-9]{2})(?:–([0-9]+\.[0-9]{2}))?(?![0-9×–])", part):
                 read += 1
                 ends = [x for x in m.groups() if x]
                 if not any(all(any(rounds_to(x, v) for v in vs) for x in ends) for vs in serial.values()):
-                    bad.append(f"the hot key, {impl}: {m.group(0)} ns is not {'a span of ' if len(ends) > 1 else ''}"
-                               f"the serial rounds of one of {', '.join(serial)} on the hot key")
+                    what = "does not run between two serial runs" if len(ends) > 1 else "is no serial run"
+                    bad.append(f"the hot key, {impl}: {m.group(0)} ns {what} of the hot key by one of {', '.join(serial)}")
     return read, bad
 
 
