@@ -195,8 +195,8 @@ was not the same from run to run (25.61 ns was held out in one run,
 
 import bisect
 import contextlib
-import functools
 import datetime
+import functools
 import glob
 import io
 import os
@@ -1267,8 +1267,8 @@ def floor_spans_against_run(body, path):
 # the next such mention or the paragraph's end, is that clock's.
 FLOOR_CLOCK = re.compile(r"\b(default|coarse|monotonic) clock\b|\bthe (default|coarse|monotonic)(?= one\b| [0-9])")
 FLOOR_RATIO = re.compile(r"(?<![0-9.])([0-9]\.[0-9]{3,4})(?![0-9])")
-# The first full run whose section's prose on the floor floor_ratios_against_run
-# reads: those before it mix in side runs' and other runs' ratios
+# The first full run whose prose on the floor floor_ratios_against_run
+# reads: the sections before it mix in side runs' and other runs' ratios
 # ("at `359c911`", "the coarse clock's nine 1.046–1.070").
 FIRST_FLOOR_PROSE = 41
 
@@ -1297,7 +1297,8 @@ def floor_ratios_against_run(section, path):
             clock = {"monotonic": "mono"}.get(name, name)
             on, off = paired_rows(path, clock), paired_rows(path, clock, counted=False)
             medians = []
-            for ratios in ([float(r) for *_, r in on], [float(r) for *_, r in off], held_ratios(path, clock), held_ratios(path, clock, False)):
+            every = ([float(r) for *_, r in on], [float(r) for *_, r in off])
+            for ratios in every + (held_ratios(path, clock), held_ratios(path, clock, False)):
                 if ratios:
                     medians += [statistics.median(ratios), statistics.median(round(r, 3) for r in ratios)]
             for r in FLOOR_RATIO.finditer(span):
@@ -1314,7 +1315,7 @@ def floor_ratios_against_run(section, path):
                     or re.search(r"\*\*[0-9.]+\*\*×? \($", before) and not re.match(r"–| and ", after)
                     or re.match(r"(?:\*\*)? on (?:their|the rounds') median", after)
                 )
-                cands = medians + ([] if median else [float(x) for _, _, x in on + off])
+                cands = medians + ([] if median else every[0] + every[1])
                 if not any(rounds_to(r.group(1), v) for v in cands):
                     what = "their medians" if median else "its rounds' ratios or their medians"
                     bad.append(f"{r.group(1)} on the {name} clock ({span[:60]!r}...) is none of {what}")
@@ -1346,7 +1347,9 @@ def hot_against_run(section, path, text):
     goroutines", whose ns are parallel ones): the span of the ratios "by
     round" must run from the least to the most the report prints by
     round; a round it names ("the third's 3.54×", "its first round
-    3.17×") must have that ratio; and each figure in ns, or both ends of
+    3.17×") must have that ratio, and the ns it gives right after
+    ("by sluice's 21.58 ns", "with sluice at 24.11 ns and go-limiter at
+    85.32") that round's; and each figure in ns, or both ends of
     a span of them, must be serial runs of the hot key by one of sluice,
     sluice-coarse and the peer the report divides by. Before, such a
     figure had only to be somewhere in the raw file. How many figures
@@ -1359,12 +1362,12 @@ def hot_against_run(section, path, text):
             continue
         para = para.split(" On two goroutines", 1)[0]
         default, _, coarse = para.partition("On the coarse clock")
-        for part, words, impl in ((default, "default clock: ≥ 2×", "sluice"), (coarse, "coarse clock: ≥ 3.5×", "sluice-coarse")):
+        for part, clock in ((default, "default"), (coarse, "coarse")):
             if not part:
                 continue
-            target = unique(printed, words)
+            target = unique(printed, f"{clock} clock: ≥ {'2×' if clock == 'default' else '3.5×'}")
             if target is None:
-                bad.append(f"the hot key on the {impl} clock: nothing in the report")
+                bad.append(f"the hot key on the {clock} clock: nothing in the report")
                 continue
             detail = target[1]
             peer = re.match(r"([a-z-]+) [0-9.]+ ns ÷", detail)
@@ -1372,24 +1375,31 @@ def hot_against_run(section, path, text):
             m = re.search(r"([0-9]+\.[0-9]+)–([0-9]+\.[0-9]+)× by round", part)
             if m:
                 read += 1
-                if not (rounds_to(m.group(1), min(by_round)) and rounds_to(m.group(2), max(by_round))):
-                    bad.append(f"the hot key, {impl}: {m.group(0)!r}, where the report prints {by_round}")
-            for m in re.finditer(r"(?:the (first|second|third|fourth)'s|its (first|second|third|fourth) round) ([0-9]+\.[0-9]+)×", part):
-                read += 1
-                named = ROUND_NAMES.index(m.group(1) or m.group(2))
-                if named >= len(by_round) or not rounds_to(m.group(3), by_round[named]):
-                    bad.append(f"the hot key, {impl}: {m.group(0)!r}, where the report prints {by_round}")
+                if not by_round or not (rounds_to(m.group(1), min(by_round)) and rounds_to(m.group(2), max(by_round))):
+                    bad.append(f"the hot key, {clock} clock: {m.group(0)!r}, where the report prints {by_round}")
             serial = {}
             for who in ("sluice", "sluice-coarse", peer and peer.group(1)):
                 got = rounds(path, "hot-allow", who)
                 if got:
                     serial[who] = [ns for ns, _, _ in got]
+            for m in re.finditer(r"(?:the (first|second|third|fourth)'s|its (first|second|third|fourth) round) ([0-9]+\.[0-9]+)×", part):
+                read += 1
+                named = ROUND_NAMES.index(m.group(1) or m.group(2))
+                if named >= len(by_round) or not rounds_to(m.group(3), by_round[named]):
+                    bad.append(f"the hot key, {clock} clock: {m.group(0)!r}, where the report prints {by_round}")
+                # The ns it gives that round: "by sluice's 21.58 ns", "with
+                # sluice at 24.11 ns and go-limiter at 85.32", "(sluice at 23.93 ns".
+                told = re.match(r" (?:by|with|\()((?: ?[a-z-]+(?:'s| at) [0-9.]+(?: ns)?(?:,? and)?)+)", part[m.end() :])
+                for who, ns in re.findall(r"([a-z-]+)(?:'s| at) ([0-9.]+)", told.group(1) if told else ""):
+                    read += 1
+                    if who not in serial or named >= len(serial[who]) or not rounds_to(ns, serial[who][named]):
+                        bad.append(f"the hot key, {clock} clock: {m.group(0)!r} by {who}'s {ns} ns, which is not that round's")
             for m in re.finditer(r"(?<![0-9.×–])([0-9]+\.[0-9]{2})(?:–([0-9]+\.[0-9]{2}))?(?![0-9×–])", part):
                 read += 1
                 ends = [x for x in m.groups() if x]
                 if not any(all(any(rounds_to(x, v) for v in vs) for x in ends) for vs in serial.values()):
                     what = "does not run between two serial runs" if len(ends) > 1 else "is no serial run"
-                    bad.append(f"the hot key, {impl}: {m.group(0)} ns {what} of the hot key by one of {', '.join(serial)}")
+                    bad.append(f"the hot key, {clock} clock: {m.group(0)} ns {what} of the hot key by one of {', '.join(serial)}")
     return read, bad
 
 
