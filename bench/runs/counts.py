@@ -887,9 +887,7 @@ def opening_against_report(opening, path, text):
         bad.append(f"the opening writes BenchmarkMachine {m.group(1) if m else 'nowhere'}, the report {machine.group(1)}")
     # The raw output of make bench from 2026-11-28 on opens with what it
     # was run on: the opening must name the same Go and date.
-    with open(path) as fh:
-        raw = fh.read()
-    top = raw[: raw.find("\nBenchmark")]
+    top = raw_top(path)
     header = dict(re.findall(r"^(go|date|commit): (\S+)$", top, re.M))
     if "go" in header and f"Go {header['go'].removeprefix('go')}," not in body:
         bad.append(f"the opening does not name the Go the raw file was run on, {header['go']}")
@@ -1322,12 +1320,17 @@ def floor_ratios_against_run(section, path):
     return read, bad
 
 
-def raw_date(raw):
-    """When a raw file's run began (make bench writes "date: " at its
-    top from 2026-11-28 on), or None where it does not say."""
-    with open(os.path.join(RUNS, raw)) as fh:
-        top = fh.read().split("\nBenchmark", 1)[0]
-    m = re.search(r"^date: (\S+)Z$", top, re.M)
+def raw_top(path):
+    """What a raw file holds before its first benchmark line: the header
+    make bench writes from 2026-11-28 on (go, date, cpu-id, commit)."""
+    with open(path) as fh:
+        return fh.read().split("\nBenchmark", 1)[0]
+
+
+def raw_date(path):
+    """When a raw file's run began, by its header's "date: ", or None
+    where it has none."""
+    m = re.search(r"^date: (\S+)Z$", raw_top(path), re.M)
     return m and datetime.datetime.fromisoformat(m.group(1))
 
 
@@ -1458,7 +1461,7 @@ def sections_against_reports(full, texts):
         for m in re.finditer(r"begun ([0-9]+) minutes after the ([a-z -]+?)(?=[,;.)])", body):
             n["begun"] += 1
             earlier = [j for j in range(1, i) if ordinal(j) == m.group(2)]
-            began = [raw_date(c + ".txt") for c in (full[earlier[0] - 1] if earlier else None, commit) if c]
+            began = [raw_date(os.path.join(RUNS, c + ".txt")) for c in (full[earlier[0] - 1] if earlier else None, commit) if c]
             if len(began) != 2 or None in began:
                 bad.append(f"{where}: {m.group(0)!r} names no earlier run whose raw file and this one's give the date they began")
             elif round((began[1] - began[0]).total_seconds() / 60) != int(m.group(1)):
@@ -1567,9 +1570,7 @@ CPU_FAMILY = re.compile(r"^cpu-id: .* family ([0-9]+) ", re.M)
 def cpu_family(path):
     """The processor family that a raw file's cpu-id line names, or None
     where it has none."""
-    with open(path) as fh:
-        raw = fh.read()
-    m = CPU_FAMILY.search(raw[: raw.find("\nBenchmark")])
+    m = CPU_FAMILY.search(raw_top(path))
     return m and m.group(1)
 
 
