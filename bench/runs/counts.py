@@ -1352,11 +1352,15 @@ def hot_against_run(section, path, text):
     round; a round it names ("the third's 3.54×", "its first round
     3.17×") must have that ratio, and the ns it gives right after
     ("by sluice's 21.58 ns", "with sluice at 24.11 ns and go-limiter at
-    85.32") that round's; and each figure in ns, or both ends of
-    a span of them, must be serial runs of the hot key by one of sluice,
-    sluice-coarse and the peer the report divides by. Before, such a
-    figure had only to be somewhere in the raw file. How many figures
-    were read, and what disagrees."""
+    85.32") that round's; each figure in ns must be a serial run of
+    the hot key by one of sluice, sluice-coarse and the peer the report
+    divides by, and each span of them must run from the least to the
+    most of one of those's serial runs: in all rounds, or in all but a
+    round the paragraph names (only those where it says "in the
+    others"), or in the rounds it says ("in the first three rounds").
+    Before, such a figure had only to be somewhere in the raw file, and
+    a span's ends any two serial runs. How many figures were read, and
+    what disagrees."""
     read, bad = 0, []
     printed = report_targets(text)
     for para in section.split("\n\n"):
@@ -1397,12 +1401,34 @@ def hot_against_run(section, path, text):
                     read += 1
                     if who not in serial or named >= len(serial[who]) or not rounds_to(ns, serial[who][named]):
                         bad.append(f"the hot key, {clock} clock: {m.group(0)!r} by {who}'s {ns} ns, which is not that round's")
+            named = [ROUND_NAMES.index(a or b) for a, b in re.findall(r"(?:the (first|second|third|fourth)'s|its (first|second|third|fourth) round) [0-9]+\.[0-9]+×", part)]
             for m in re.finditer(r"(?<![0-9.×–])([0-9]+\.[0-9]{2})(?:–([0-9]+\.[0-9]{2}))?(?![0-9×–])", part):
                 read += 1
                 ends = [x for x in m.groups() if x]
-                if not any(all(any(rounds_to(x, v) for v in vs) for x in ends) for vs in serial.values()):
-                    what = "does not run between two serial runs" if len(ends) > 1 else "is no serial run"
-                    bad.append(f"the hot key, {clock} clock: {m.group(0)} ns {what} of the hot key by one of {', '.join(serial)}")
+                if len(ends) == 1:
+                    if not any(any(rounds_to(ends[0], v) for v in vs) for vs in serial.values()):
+                        bad.append(f"the hot key, {clock} clock: {m.group(0)} ns is no serial run of the hot key by one of {', '.join(serial)}")
+                    continue
+                # A span runs from the least to the most of one
+                # implementation's serial runs: in all rounds, or in all
+                # but a round the paragraph names ("74.61–77.80 in the
+                # others"), and only those where it says "in the others".
+                # "14.78–15.34 ns in the first three rounds": those.
+                after = part[m.end() :]
+                others = after.startswith(" in the others")
+                some = re.match(r"(?: ns)? in the (first|last) (two|three) rounds", after)
+                if some:
+                    k = COUNT_WORDS.index(some.group(2)) + 1
+                    pick = lambda vs: [vs[:k] if some.group(1) == "first" else vs[-k:]]
+                else:
+                    pick = lambda vs: ([] if others else [vs]) + [[v for i, v in enumerate(vs) if i != r] for r in named]
+                spans = [(min(these), max(these)) for vs in serial.values() for these in pick(vs) if these]
+                if not any(rounds_to(ends[0], lo) and rounds_to(ends[1], hi) for lo, hi in spans):
+                    where = (
+                        f"the {some.group(1)} {some.group(2)} rounds" if some
+                        else "all rounds but one it names" if others else "all rounds, or all but one it names,"
+                    )
+                    bad.append(f"the hot key, {clock} clock: {m.group(0)} ns is not the least to the most serial run of the hot key in {where} by one of {', '.join(serial)}")
     return read, bad
 
 
@@ -2389,7 +2415,9 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, s
     which, where not stripes, need not say what sluice-stripes took);
     where opening, its opening paragraph (opening_against_report), which
     must name the commit the raw file names, if it names one; where table,
-    its table's rows of the targets and of the floor. run is the run's
+    its table's rows of the targets and of the floor, and its rows of the
+    heap per key (sluice's bytes and the nearest peer's) and of the
+    allocations a decision makes, where it has them. run is the run's
     number in the history, or its name where it is not one of them (so
     NS_ELSEWHERE and SCALED_ELSEWHERE list nothing for it). Adds to the
     counts in n (SECTION_COUNTS) what it read; returns what disagrees."""
@@ -2478,6 +2506,25 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, s
             want = [x for d in details for x in FIGURE.findall(d.split(";")[0])[:2]]
             if written != want:
                 bad.append(f"{where}, {name}: the section divides {written}, the report {want}")
+    # The heap per key, "**33.8 B** (throttled 63.8)": sluice's bytes and
+    # the nearest peer's, as the report prints them; and the allocations
+    # a decision makes, "0".
+    heap = unique(rows, "heap per key")
+    if heap is not None:
+        n["rows"] += 1
+        own, peer = unique(printed, "heap per key at 1M keys: ≤ 48 B"), unique(printed, "heap per key at 1M keys: below every peer")
+        own = own and re.match(r"([0-9.]+) B/key", own[1])
+        peer = peer and re.match(r"([a-z-]+) ([0-9.]+) B ÷", peer[1])
+        want = [own.group(1) if own else None] + ([" ".join(peer.groups())] if peer else [])
+        written = FIGURE.findall(heap[1])[:1] + re.findall(r"\(([a-z-]+ [0-9.]+)\)", heap[1])[:1]
+        if written != want:
+            bad.append(f"{where}, heap per key: the section writes {written}, the report prints {want}")
+    allocs = unique(rows, "0 allocations per decision")
+    if allocs is not None:
+        n["rows"] += 1
+        got = unique(printed, "hot key: 0 allocs per decision")
+        if got is None or allocs[1] != "0" or float(got[0]) != 0:
+            bad.append(f"{where}, allocations: the section writes {allocs[1]!r}, the report prints {got and got[0]}")
     for clock, words in FLOOR_ROWS:
         # The median of the held rounds as the raw lines give them, and of
         # the same rounds to three places, as the report prints them by
@@ -2841,7 +2888,9 @@ def twin_against_run(section, path, stripes=True):
     round's each; each handoff the brackets give a figure, fast (under
     FAST ns) or slow; each "A–B against C–D", the ends of sluice's and
     the twin's ns in the verdict's rounds (the least and the most, where
-    the verdict's rounds all ran serially or at fast handoffs); and what
+    the verdict's rounds all ran serially or at fast handoffs, or the
+    paragraph says "all at fast handoffs" before the span or right after
+    it, which must then hold on both sides); and what
     it says of sluice-stripes on two goroutines and serially (where
     stripes, it must say it; else only where it does), the rounds it
     was faster or slower than sluice in among them, in the forms read
@@ -2885,8 +2934,16 @@ def twin_against_run(section, path, stripes=True):
                     these = [side[i] for i in rounds if i < n]
                     if fast:
                         these = [r for r in these if r[1] is not None and r[1] < FAST]
+                    # "all at fast handoffs", before the span or right after
+                    # it ("285.6–314.4, all at fast handoffs"), says every
+                    # round of both sides ran at one, and so counts.
+                    claimed = "all at fast handoffs" in text[: m.start()] or re.match(r",? all at fast handoffs", text[m.end() :])
+                    if claimed and mode != "serial":
+                        slow = [r for r in these if r[1] is None or r[1] >= FAST]
+                        if slow:
+                            bad.append(f"{where}: {m.group(0)!r}, all at fast handoffs, but {slow[0][0]} ran at a {slow[0][1]} ns handoff")
                     values = [r[0] for r in these]
-                    every = mode == "serial" or fast or "all at fast handoffs" in text[: m.start()]
+                    every = mode == "serial" or fast or claimed
                     if not values:
                         bad.append(f"{where}: {m.group(0)!r}: no rounds of it")
                     elif every and not (rounds_to(lo, min(values)) and rounds_to(hi, max(values))):
@@ -3583,6 +3640,20 @@ def broken_links(text):
     return [a for a in re.findall(r"\]\(#([^)]*)\)", text) if a not in anchors]
 
 
+def split_headings(text):
+    """The headings of a Markdown text (outside fenced code) whose next
+    line is not blank: Markdown ends a heading at its line, so a heading
+    wrapped onto a second line renders that line as a paragraph, and the
+    heading's anchor loses its words."""
+    lines, fenced, split = text.split("\n"), False, []
+    for k, line in enumerate(lines):
+        if line.startswith("```"):
+            fenced = not fenced
+        if not fenced and re.match(r"#{1,6} ", line) and k + 1 < len(lines) and lines[k + 1].strip():
+            split.append(line)
+    return split
+
+
 def check():
     """Exits 1 unless every phrase quoted() gives is in its document, each
     compared with runs of white space made one space, and not as the tail
@@ -3601,6 +3672,8 @@ def check():
         links += len(re.findall(r"\]\(#", raw))
         for a in broken_links(raw):
             missing.append(f"{doc}: a link to #{a}, which no heading makes")
+        for h in split_headings(raw):
+            missing.append(f"{doc}: the heading {h!r} goes on to the next line, which Markdown renders as a paragraph")
         text = " ".join(raw.split())
         for p in phrases:
             n += 1
