@@ -92,7 +92,13 @@ It prints:
     (arrows_against_run), with the ratio its sentence gives each pair of
     a bracket of them (bracketed_ratios), and each span it gives of the
     paired blocks' ns over all four rounds, the floor's and sluice's
-    (floor_spans_against_run), and from the forty-first on
+    (floor_spans_against_run), and the rounds its paragraphs on two
+    cores say ran at fast handoffs or in the slow mode ("The first two
+    rounds ran at fast handoffs"), each of which must have
+    (handoffs_named_against_run); its paragraph on the hot key, each
+    ratio by round, each ns a serial run and each span of them one
+    implementation's least to most (hot_against_run); its rows of the
+    heap per key and the allocations; and from the forty-first on
     (FIRST_FLOOR_PROSE) each ratio to the floor it writes to three places
     or more, which must be one of that clock's rounds or their medians
     (floor_ratios_against_run); and from
@@ -1432,6 +1438,51 @@ def hot_against_run(section, path, text):
     return read, bad
 
 
+# The paragraphs on two cores, and the scenario each is of.
+TWO_CORES = (("Two cores on 1,000 keys:", "keys-1k"), ("Two cores on 1M keys:", "keys-1M"))
+# Rounds said to have run at a handoff: "The first and third rounds ran at
+# fast handoffs", "the fourth ran in the slow mode", "The first three
+# rounds ran at fast handoffs", "all four rounds at fast handoffs".
+ROUNDS_AT = re.compile(
+    r"\b(?:[Tt]he ((?:first|second|third|fourth)(?:(?:, | and )(?:first|second|third|fourth))*)|[Tt]he (first|last) (two|three)|([Aa]ll four))"
+    r"(?: rounds?)? (?:ran )?(in the slow mode|at (?:a )?fast handoffs?)"
+)
+
+
+def handoffs_named_against_run(section, path):
+    """The rounds that a section's paragraphs on two cores (TWO_CORES) say
+    ran in the slow mode or at fast handoffs (ROUNDS_AT), up to the
+    sentences on the floor reference and a denied hot key (SCALED): each
+    round's two-core run of sluice must have run so (a handoff under FAST
+    ns is fast). "The other two" names rounds by those named before it,
+    and is not read. How many rounds were read, and what disagrees."""
+    read, bad = 0, []
+    opening = re.compile("|".join(re.escape(w) for w, _, _ in SCALED), re.I)
+    for para in section.split("\n\n"):
+        para = " ".join(para.split())
+        scenario = next((sc for w, sc in TWO_CORES if para.startswith(w)), None)
+        if scenario is None:
+            continue
+        other = opening.search(para)
+        para = para[: other.start()] if other else para
+        its = rounds(path, scenario)
+        for m in ROUNDS_AT.finditer(para):
+            if m.group(1):
+                named = [ROUND_NAMES.index(w) for w in re.findall(r"first|second|third|fourth", m.group(1))]
+            elif m.group(2):
+                k = COUNT_WORDS.index(m.group(3)) + 1
+                named = list(range(k)) if m.group(2) == "first" else list(range(len(its) - k, len(its)))
+            else:
+                named = list(range(len(its)))
+            slow = m.group(5).startswith("in the slow")
+            for i in named:
+                read += 1
+                h = its[i][2] if i < len(its) else None
+                if h is None or (h >= FAST) != slow:
+                    bad.append(f"{scenario}: {m.group(0)!r}, but its {ROUND_NAMES[i]} round ran at a {h} ns handoff")
+    return read, bad
+
+
 def sections_against_reports(full, texts):
     """Each full run's own section in BENCHMARKS.md's history ("A ... full
     run, at `commit`"), from the FIRST_BY_ROUND-th on, against the report
@@ -1553,7 +1604,7 @@ def named_run_ratios(full, texts):
 # figures in ns, scaling ratios, serial → two-core pairs and the ratios
 # given them, the floor's spans and ratios, and the mutex twin's
 # verdicts and figures.
-SECTION_COUNTS = ("rows", "openings", "begun", "running", "ns", "scaled", "arrows", "arrow_ratios", "spans", "floor_ratios", "hot", "twins")
+SECTION_COUNTS = ("rows", "openings", "begun", "running", "ns", "scaled", "arrows", "arrow_ratios", "spans", "floor_ratios", "hot", "handoffs_named", "twins")
 
 
 def run_sections():
@@ -2408,7 +2459,9 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, s
     prose, each figure in ns (ns_against_run), each ratio of the floor
     reference's 1,000 keys and a denied hot key (scaled_against_run),
     each pair of a round's serial and two-core ns (arrows_against_run),
-    its paragraph on the hot key (hot_against_run) and, but in a history
+    its paragraph on the hot key (hot_against_run), the rounds its
+    paragraphs on two cores say ran at fast handoffs or in the slow mode
+    (handoffs_named_against_run) and, but in a history
     run before FIRST_FLOOR_PROSE, each ratio to the floor to three places
     or more (floor_ratios_against_run);
     where twin, its comparisons with the mutex twin (twin_against_run,
@@ -2443,6 +2496,9 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, s
     bad += [f"{where}: {d}" for d in wrong]
     k, wrong = hot_against_run(section, path, text)
     n["hot"] += k
+    bad += [f"{where}: {d}" for d in wrong]
+    k, wrong = handoffs_named_against_run(section, path)
+    n["handoffs_named"] += k
     bad += [f"{where}: {d}" for d in wrong]
     if not isinstance(run, int) or run >= FIRST_FLOOR_PROSE:
         k, wrong = floor_ratios_against_run(section, path)
@@ -3353,7 +3409,7 @@ def figures():
             f"{n['running']} running counts of the 1,000-key "
             f"and 1M-key rounds, {n['ns']} figures in ns and {n['scaled']} ratios of the floor reference's 1,000 keys "
             f"and a denied hot key, {n['arrows']} pairs of serial and two-core ns, {n['spans']} spans of the "
-            f"floor's rounds, {n['floor_ratios']} ratios to the floor and {n['hot']} figures of the hot key read, "
+            f"floor's rounds, {n['floor_ratios']} ratios to the floor and {n['hot']} figures of the hot key and {n['handoffs_named']} rounds' handoffs read, "
             f"{len(unlike)} lines disagree",
             unlike,
         ),
@@ -3706,6 +3762,7 @@ def check():
         f"their {f['sections']['spans']} spans of the floor's and sluice's ns in paired blocks are their rounds', "
         f"their {f['sections']['floor_ratios']} ratios to the floor to three places or more are their clock's rounds' or those rounds' medians, "
         f"the {f['sections']['hot']} ratios and ns of their paragraphs on the hot key are its rounds', "
+        f"the {f['sections']['handoffs_named']} rounds their paragraphs on two cores say ran at a fast handoff or in the slow mode did, "
         f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
         f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, "
         f"the {f['shares'][0]} shares, times and ns the documents read off those runs are their summaries' and bench.txt's, "
