@@ -1407,7 +1407,8 @@ def hot_against_run(section, path, text):
                     read += 1
                     if who not in serial or named >= len(serial[who]) or not rounds_to(ns, serial[who][named]):
                         bad.append(f"the hot key, {clock} clock: {m.group(0)!r} by {who}'s {ns} ns, which is not that round's")
-            named = [ROUND_NAMES.index(a or b) for a, b in re.findall(r"(?:the (first|second|third|fourth)'s|its (first|second|third|fourth) round) [0-9]+\.[0-9]+×", part)]
+            # The rounds the paragraph names, for "in the others" below.
+            rounds_named = [ROUND_NAMES.index(a or b) for a, b in re.findall(r"(?:the (first|second|third|fourth)'s|its (first|second|third|fourth) round) [0-9]+\.[0-9]+×", part)]
             for m in re.finditer(r"(?<![0-9.×–])([0-9]+\.[0-9]{2})(?:–([0-9]+\.[0-9]{2}))?(?![0-9×–])", part):
                 read += 1
                 ends = [x for x in m.groups() if x]
@@ -1427,7 +1428,7 @@ def hot_against_run(section, path, text):
                     k = COUNT_WORDS.index(some.group(2)) + 1
                     pick = lambda vs: [vs[:k] if some.group(1) == "first" else vs[-k:]]
                 else:
-                    pick = lambda vs: ([] if others else [vs]) + [[v for i, v in enumerate(vs) if i != r] for r in named]
+                    pick = lambda vs: ([] if others else [vs]) + [[v for i, v in enumerate(vs) if i != r] for r in rounds_named]
                 spans = [(min(these), max(these)) for vs in serial.values() for these in pick(vs) if these]
                 if not any(rounds_to(ends[0], lo) and rounds_to(ends[1], hi) for lo, hi in spans):
                     where = (
