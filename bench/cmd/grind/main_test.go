@@ -146,6 +146,14 @@ func TestPerDecisionRefuses(t *testing.T) {
 // outside the loop were counted (the setup, the benchmark's machinery),
 // and the two must differ. Without valgrind it skips, except under CI,
 // whose .ci/run installs it.
+//
+// Each b.N is counted up to three times, and the least count of each
+// implementation kept: the default clock recalibrates when its scale's
+// span (at most 100 ms of wall time) ends, on the thread that reads it
+// then, and under callgrind a 20000-decision loop lasts long enough for
+// that to fall inside it now and then (a sample, a new scale, about
+// 39,000 instructions; seen as 249 → 250.8 and 269.7 a decision). Such
+// work only adds, so the least of a few counts is the loop's own.
 func TestUnderValgrind(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the benchmarks' client requests to callgrind are written for amd64 only")
@@ -166,15 +174,22 @@ func TestUnderValgrind(t *testing.T) {
 	}
 	ir := map[int]map[string]float64{}
 	for _, n := range []int{2000, 20000} {
-		rs, _, err := grind(bin, dir, "hot-allow", "sluice|floor", n)
-		if err != nil {
-			t.Fatal(err)
-		}
 		ir[n] = map[string]float64{}
-		for _, r := range rs {
-			ir[n][r.impl] = r.per["Ir"]
+		for try := 0; try < 3; try++ {
+			rs, _, err := grind(bin, dir, "hot-allow", "sluice|floor", n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rs {
+				if v, ok := ir[n][r.impl]; !ok || r.per["Ir"] < v {
+					ir[n][r.impl] = r.per["Ir"]
+				}
+			}
+			t.Logf("b.N=%d, try %d: %v", n, try+1, ir[n])
+			if whole(ir[n]) {
+				break // no interference: a whole number of instructions each
+			}
 		}
-		t.Logf("b.N=%d: %v", n, ir[n])
 	}
 	for _, impl := range []string{"sluice", "floor"} {
 		a, b := ir[2000][impl], ir[20000][impl]
@@ -185,4 +200,16 @@ func TestUnderValgrind(t *testing.T) {
 	if ir[20000]["sluice"] == ir[20000]["floor"] {
 		t.Errorf("sluice and the floor counted alike: %v", ir[20000])
 	}
+}
+
+// whole reports whether every count is a whole number of instructions a
+// decision, as a loop alone counts; a recalibration inside it leaves a
+// fraction.
+func whole(ir map[string]float64) bool {
+	for _, v := range ir {
+		if v != math.Trunc(v) {
+			return false
+		}
+	}
+	return len(ir) > 0
 }
