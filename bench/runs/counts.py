@@ -1012,6 +1012,8 @@ SCALED = (
     ("The floor reference's own 1,000 keys scaled", "keys-1k", "floor"),
     ("a denied hot key", "hot-deny", "sluice"),
 )
+# Where one of those sentences opens.
+SCALED_OPENING = re.compile("|".join(re.escape(w) for w, _, _ in SCALED), re.I)
 
 # The ratios those sentences give of other runs, by run: the figures, and
 # whose they are. Each must still be one that the run's rounds do not give.
@@ -1038,7 +1040,7 @@ def scaled_against_run(body, path, run):
     How many ratios were read, and what disagrees."""
     elsewhere = SCALED_ELSEWHERE.get(run, (set(), ""))[0]
     read, bad, missed = 0, [], set()
-    opening = re.compile("|".join(re.escape(w) for w, _, _ in SCALED), re.I)
+    opening = SCALED_OPENING
     for m in opening.finditer(body):
         words = m.group(0).lower()
         scenario, impl = next((sc, im) for w, sc, im in SCALED if w.lower() == words)
@@ -1395,9 +1397,12 @@ def hot_against_run(section, path, text):
                 got = rounds(path, "hot-allow", who)
                 if got:
                     serial[who] = [ns for ns, _, _ in got]
+            # The rounds the paragraph names, kept for "in the others" below.
+            rounds_named = []
             for m in re.finditer(r"(?:the (first|second|third|fourth)'s|its (first|second|third|fourth) round) ([0-9]+\.[0-9]+)×", part):
                 read += 1
                 named = ROUND_NAMES.index(m.group(1) or m.group(2))
+                rounds_named.append(named)
                 if named >= len(by_round) or not rounds_to(m.group(3), by_round[named]):
                     bad.append(f"the hot key, {clock} clock: {m.group(0)!r}, where the report prints {by_round}")
                 # The ns it gives that round: "by sluice's 21.58 ns", "with
@@ -1407,8 +1412,6 @@ def hot_against_run(section, path, text):
                     read += 1
                     if who not in serial or named >= len(serial[who]) or not rounds_to(ns, serial[who][named]):
                         bad.append(f"the hot key, {clock} clock: {m.group(0)!r} by {who}'s {ns} ns, which is not that round's")
-            # The rounds the paragraph names, for "in the others" below.
-            rounds_named = [ROUND_NAMES.index(a or b) for a, b in re.findall(r"(?:the (first|second|third|fourth)'s|its (first|second|third|fourth) round) [0-9]+\.[0-9]+×", part)]
             for m in re.finditer(r"(?<![0-9.×–])([0-9]+\.[0-9]{2})(?:–([0-9]+\.[0-9]{2}))?(?![0-9×–])", part):
                 read += 1
                 ends = [x for x in m.groups() if x]
@@ -1458,7 +1461,7 @@ def handoffs_named_against_run(section, path):
     ns is fast). "The other two" names rounds by those named before it,
     and is not read. How many rounds were read, and what disagrees."""
     read, bad = 0, []
-    opening = re.compile("|".join(re.escape(w) for w, _, _ in SCALED), re.I)
+    opening = SCALED_OPENING
     for para in section.split("\n\n"):
         para = " ".join(para.split())
         scenario = next((sc for w, sc in TWO_CORES if para.startswith(w)), None)
