@@ -140,7 +140,7 @@ func WithStripes(n int) Option {
 // to 3.8 ns in an occasional process whose stack and buckets fall at
 // unlucky offsets in their pages, which slows the uncounted decision too,
 // less often (BenchmarkAllowPaired, counts=on and counts=off;
-// BenchmarkAllowParts; BenchmarkAllowLayout; bench/BENCHMARKS.md, the
+// BenchmarkAllowParts; BenchmarkAllowLayout; bench/HISTORY.md, the
 // quick run at 152b3bb and the layout probes after it).
 // A caller who does not read those two counts can leave them out.
 func WithoutDecisionCounts() Option {

@@ -22,7 +22,7 @@ import (
 // multiply and ends with one more: from key to hash (BenchmarkHash,
 // mode=latency) a 13-byte key took 12 ns with XXH64 and takes 6 with
 // XXH3, and a decision on a hot key is faster by about as much
-// (bench/BENCHMARKS.md, "XXH3").
+// (bench/HISTORY.md, "XXH3").
 const (
 	prime32_1 uint64 = 0x9E3779B1
 	prime32_2 uint64 = 0x85EBCA77

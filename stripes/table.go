@@ -159,7 +159,7 @@ func matchEmpty(c uint64) uint64 { return (c - lsb) &^ c & msb }
 // (-d=ssa/check_bce). A mask, & (groupSize−1), which Go 1.27 drops, Go
 // 1.26 kept on every lookup's dependent chain: without it a hot key's
 // decision is 0.3–1.4 ns faster there (BenchmarkAllowPaired, both builds in
-// turns; bench/BENCHMARKS.md, "Go 1.27").
+// turns; bench/HISTORY.md, "Go 1.27").
 func slotOf(m uint64) uint64 { return uint64(bits.TrailingZeros64(m) >> 3) }
 
 // findHome is find's first step, restricted to hits: the bucket of a key
@@ -178,7 +178,7 @@ func slotOf(m uint64) uint64 { return uint64(bits.TrailingZeros64(m) >> 3) }
 // (Stripe.LoadHome): a hot key's took 1.3 ns less on the default clock
 // (24.2 → 22.9 ns), 1.0 on the coarse one (16.8 → 15.8), than with the
 // first step inside find's frame
-// (BenchmarkAllowPaired, builds of both run in turns; bench/BENCHMARKS.md,
+// (BenchmarkAllowPaired, builds of both run in turns; bench/HISTORY.md,
 // "The lookup's first step as a leaf").
 func (t *table[B]) findHome(k Key) *B {
 	n := len(k.S)

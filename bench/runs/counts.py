@@ -60,7 +60,7 @@ It prints:
     each run's column, from the twenty-fifth on (the first read round by
     round, as the report reads every run now), held to what the report
     prints on that run's raw file, so that a figure mistyped into the
-    table shows; and so is each run's own section in the history ("A ...
+    table shows; and so is each run's own section in HISTORY.md ("A ...
     full run, at `commit`", all but the twenty-sixth's, which keeps an
     older form): the ns that its hot-key and 1M ratios divide, the
     ratios themselves and the two-core medians (but the twenty-fifth's
@@ -109,11 +109,17 @@ It prints:
     those rounds' own, sluice's against the twin's, the handoff it says
     each ran at, and sluice-stripes' ns on two goroutines and serially
     (twin_against_run);
-  - with --check only: each ratio in the README and in BENCHMARKS.md's
-    run sections given as another full run's ("the nineteenth's 3.53×",
-    "3.53× in the nineteenth"; ordinals past the tenth, FIRST_NAMED), a
-    value that run's report prints or one of its rounds' serial over
-    two-core ratios (named_run_ratios);
+  - with --check only: each ratio in the README and in the run sections
+    (HISTORY.md, "Another machine") given as another full run's ("the
+    nineteenth's 3.53×", "3.53× in the nineteenth"; ordinals past the
+    tenth, FIRST_NAMED), a value that run's report prints or one of its
+    rounds' serial over two-core ratios (named_run_ratios);
+  - with --check only: each section of BENCHMARKS.md or HISTORY.md that
+    the README, those two or a Go source names with its file
+    ("`bench/HISTORY.md`, "XXH3"", ""Keys past 16 bytes", in
+    `HISTORY.md`"), and each link to one of them with an anchor, reaches
+    a heading or a bold paragraph title there (named_sections), so that
+    a name moved from one to the other, or renamed, is seen;
   - none of these counts reads a full run on another processor than
     the history's (SERIES_FAMILY, the VM's AMD EPYC of family 25), kept
     as <commit>-family<N>.txt; each such run's section under
@@ -1488,7 +1494,7 @@ def handoffs_named_against_run(section, path):
 
 
 def sections_against_reports(full, texts):
-    """Each full run's own section in BENCHMARKS.md's history ("A ... full
+    """Each full run's own section in HISTORY.md ("A ... full
     run, at `commit`"), from the FIRST_BY_ROUND-th on, against the report
     on its raw file: the ns the hot key's and 1M keys' ratios divide,
     those ratios and the two-core medians, and every target's figures
@@ -1522,6 +1528,8 @@ def sections_against_reports(full, texts):
             continue
         where = f"run {i} (`{commit}`)"
         section = sections.get((ordinal(i), commit))
+        if section is not None:
+            where += ", its section in bench/HISTORY.md"
         if section is None:
             article = "An" if ordinal(i)[0] in "aeiou" else "A"
             bad.append(f"{where}: no section headed \"{article} {ordinal(i)} full run, at `{commit}`\"")
@@ -1590,7 +1598,7 @@ def named_run_ratios(full, texts):
 
     with open(os.path.join(RUNS, "..", "..", "README.md")) as fh:
         docs = [("README.md", fh.read())]
-    docs += [(f"bench/BENCHMARKS.md, the {k[0]} run's section", s) for k, s in run_sections().items()]
+    docs += [(f"bench/{'BENCHMARKS' if len(k) == 3 else 'HISTORY'}.md, the {k[0]} run's section", s) for k, s in run_sections().items()]
     read, bad = 0, []
     for where, text in docs:
         prose = " ".join(" ".join(l for l in text.split("\n") if not l.startswith("|")).split())
@@ -1611,20 +1619,28 @@ def named_run_ratios(full, texts):
 SECTION_COUNTS = ("rows", "openings", "begun", "running", "ns", "scaled", "arrows", "arrow_ratios", "spans", "floor_ratios", "hot", "handoffs_named", "twins")
 
 
+def history_text():
+    """HISTORY.md, whole: the history of changes and full runs, split out
+    of BENCHMARKS.md, a section (##) each."""
+    with open(os.path.join(RUNS, "..", "HISTORY.md")) as fh:
+        return fh.read()
+
+
 def run_sections():
-    """BENCHMARKS.md's sections of full runs, by (ordinal, commit), from
-    their headings: "A ... full run, at `commit`" in the history, and "A
-    ... full run on family N, at `commit`" under "Another machine" (keyed
-    by (ordinal, commit, N)). A section ends where the next heading of any
-    kind begins."""
-    text = "\n".join(benchmarks_lines()[0])
-    heading = re.compile(r"^### An? ([a-z -]+?) full run(?: on family ([0-9]+))?, at `([0-9a-f]{7})`.*$", re.M)
-    following = re.compile(r"^#{1,3} ", re.M)
+    """The sections of full runs, by (ordinal, commit), from their
+    headings: "A ... full run, at `commit`" in HISTORY.md (##), and "A ...
+    full run on family N, at `commit`" under BENCHMARKS.md's "Another
+    machine" (###, keyed by (ordinal, commit, N)). A section ends where the
+    next heading of its level or above begins: a history section's own
+    subsections (###) stay in it."""
     sections = {}
-    for h in heading.finditer(text):
-        end = following.search(text, h.end())
-        key = (h.group(1), h.group(3)) + ((h.group(2),) if h.group(2) else ())
-        sections[key] = text[h.end() : end.start() if end else len(text)]
+    for text, level in ((history_text(), 2), ("\n".join(benchmarks_lines()[0]), 3)):
+        heading = re.compile(r"^#{%d} An? ([a-z -]+?) full run(?: on family ([0-9]+))?, at `([0-9a-f]{7})`.*$" % level, re.M)
+        following = re.compile(r"^#{1,%d} " % level, re.M)
+        for h in heading.finditer(text):
+            end = following.search(text, h.end())
+            key = (h.group(1), h.group(3)) + ((h.group(2),) if h.group(2) else ())
+            sections[key] = text[h.end() : end.start() if end else len(text)]
     return sections
 
 
@@ -1679,7 +1695,7 @@ def others_against_reports(texts, n):
     for f in other_runs():
         raw = os.path.basename(f)
         commit, fam = OTHER_RUN.match(raw).groups()
-        where = f"the run on family {fam} at `{commit}`"
+        where = f"bench/BENCHMARKS.md, the run on family {fam} at `{commit}`"
         named = cpu_family(f)
         if named is not None and named != fam:
             bad.append(f"{where}: its raw file's cpu-id names family {named}")
@@ -3408,7 +3424,7 @@ def figures():
             disagree,
         ),
         (
-            f"their sections in BENCHMARKS.md's history (of the twenty-sixth's, its prose alone) against the same: "
+            f"their sections in HISTORY.md (of the twenty-sixth's, its prose alone) against the same: "
             f"{n['rows']} rows, {n['openings']} opening paragraphs, {n['begun']} times from an earlier run's start, "
             f"{n['running']} running counts of the 1,000-key "
             f"and 1M-key rounds, {n['ns']} figures in ns and {n['scaled']} ratios of the floor reference's 1,000 keys "
@@ -3435,7 +3451,7 @@ def figures():
         "outside_1m": outside_1m,
         "k": k,
         "targets": t,
-        "disagree": disagree + unlike,
+        "disagree": [f"bench/BENCHMARKS.md, {d}" for d in disagree] + unlike,
         "sections": n,
         "machines": machines,
         "profiles": profile_tables(),
@@ -3714,6 +3730,66 @@ def split_headings(text):
     return split
 
 
+# The two records of the bench/ directory: BENCHMARKS.md (the calmest
+# full run, every run against the targets, the 16-core sessions, another
+# processor) and HISTORY.md (each change and each full run, in order),
+# split out of it when BENCHMARKS.md neared a megabyte.
+RECORDS = ("BENCHMARKS.md", "HISTORY.md")
+
+# A section of one of RECORDS named in prose or in a comment: the file,
+# then the name in quotes or italics ("`bench/HISTORY.md`, "XXH3"",
+# "BENCHMARKS.md's "Another machine""), or the name, then the file ("
+# "Keys past 16 bytes", in `HISTORY.md`").
+NAMED_AFTER = re.compile(r"(?:bench/)?(BENCHMARKS|HISTORY)\.md`?(?:'s)?,?\s+[\"*]([^\"*]{3,120}?)[\"*]")
+NAMED_BEFORE = re.compile(r"[\"*]([^\"*]{3,120}?)[\"*],?\s+in\s+`?(?:bench/)?(BENCHMARKS|HISTORY)\.md")
+
+
+def record_titles(name):
+    """The headings and bold paragraph titles ("**The count's pin before
+    the lookup.**") of one of RECORDS, each with its runs of white space
+    made one space; and its headings' anchors."""
+    with open(os.path.join(RUNS, "..", name)) as fh:
+        text = fh.read()
+    heads = [" ".join(m.group(1).split()) for m in re.finditer(r"^#{1,6} (.*)$", text, re.M)]
+    bold = [" ".join(m.group(1).split()).rstrip(".") for m in re.finditer(r"\*\*([^*]+?)\*\*", text)]
+    return heads + bold, {slug(h) for h in heads}
+
+
+def named_sections():
+    """Each reference by name to a section of RECORDS, in README.md, in
+    RECORDS themselves (but their fenced blocks, a report's output as it
+    printed) and in the Go sources (comments and strings), that names no
+    heading or bold paragraph title of its file (the name may be
+    a title's opening words: "A fortieth full run"); and each Markdown link
+    to one of RECORDS whose anchor names none of its headings. Returns how
+    many were read and what failed."""
+    root = os.path.join(RUNS, "..", "..")
+    titles = {name: record_titles(name) for name in RECORDS}
+    docs = ["README.md"] + [os.path.join("bench", r) for r in RECORDS]
+    docs += subprocess.run(["git", "ls-files", "*.go"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    read, bad = 0, []
+    for doc in docs:
+        with open(os.path.join(root, doc)) as fh:
+            raw = fh.read()
+        if doc.endswith(".go"):
+            raw = re.sub(r"^\s*// ?", "", raw.replace('\\"', '"'), flags=re.M)
+        else:
+            # Fenced blocks hold a report as it printed, names and all.
+            raw = re.sub(r"^```.*?^```", "", raw, flags=re.M | re.S)
+        text = " ".join(raw.split())
+        found = [(m.group(1), m.group(2), m.start()) for m in NAMED_AFTER.finditer(text)]
+        found += [(m.group(2), m.group(1), m.start()) for m in NAMED_BEFORE.finditer(text)]
+        for record, name, at in found:
+            read += 1
+            if not any(t.startswith(name.rstrip(".,")) for t in titles[record + ".md"][0]):
+                bad.append(f"{doc}: {name!r} names no section of bench/{record}.md: {text[max(0, at - 40):at + len(name) + 60]!r}")
+        for record, anchor in re.findall(r"\]\((?:bench/)?(BENCHMARKS|HISTORY)\.md(?:#([^)]*))?\)", raw):
+            read += 1
+            if anchor and anchor not in titles[record + ".md"][1]:
+                bad.append(f"{doc}: a link to bench/{record}.md#{anchor}, which no heading there makes")
+    return read, bad
+
+
 def check():
     """Exits 1 unless every phrase quoted() gives is in its document, each
     compared with runs of white space made one space, and not as the tail
@@ -3724,7 +3800,9 @@ def check():
         sys.exit("counts.py --check: no 1,000-key round or BenchmarkMachine ratio was counted: nothing to check")
     root = os.path.join(RUNS, "..", "..")
     missing, n, links = [], 0, 0
-    for doc, phrases in quoted(f).items():
+    # HISTORY.md quotes no computed phrase, but its links and headings are
+    # held as the others' are.
+    for doc, phrases in {**quoted(f), os.path.join("bench", "HISTORY.md"): []}.items():
         with open(os.path.join(root, doc)) as fh:
             raw = fh.read()
         # The documents' tables of contents: each link must reach its
@@ -3740,8 +3818,9 @@ def check():
             # Not inside a longer number or word: 37 must not match 137.
             if not re.search(r"(?<![\w.,])" + re.escape(" ".join(p.split())), text):
                 missing.append(f"{doc}: {p}")
-    for d in f["disagree"]:
-        missing.append(f"bench/BENCHMARKS.md, {d}")
+    missing += f["disagree"]
+    named = named_sections()
+    missing += named[1]
     missing += f["charts"] + f["machines"] + f["profiles"][1] + f["shares"][1] + f["benchstat"][1] + f["benchstat_prose"][2] + f["named"][1]
     if f["calm"][-1][0] != LEAD:
         missing.append(
@@ -3756,7 +3835,9 @@ def check():
         sys.exit(1)
     print(
         f"counts.py --check: {n} phrases in README.md and bench/BENCHMARKS.md agree with bench/runs, "
-        f"their {links} in-page links each reach a heading, the history's {f['sections']['rows']} rows, "
+        f"their {links} in-page links and bench/HISTORY.md's each reach a heading, "
+        f"the {named[0]} references by name or link to a section of bench/BENCHMARKS.md or bench/HISTORY.md "
+        f"(in those, the README and the Go sources) each name one, the history's {f['sections']['rows']} rows, "
         f"{f['sections']['openings']} openings and {f['sections']['running']} running counts of full runs are as the report "
         f"prints and the raw files hold, their {f['sections']['ns']} figures in ns are values the runs' files hold (but those listed as taken from elsewhere), "
         f"their {f['sections']['scaled']} ratios of the floor reference's 1,000 keys and a denied hot key are their rounds', "

@@ -518,7 +518,7 @@ func targets(data map[key]map[string][]float64, par string) []target {
 			res := fmt.Sprintf("sluice %s ns ÷ floor %s ns, paired blocks", num(median(pick(on["ns/op"], keep)), 2),
 				num(median(pick(on["floor-ns/op"], keep)), 2)) + rounds(on["sluice/floor"], 3)
 			if n := len(r); n < len(on["sluice/floor"]) {
-				res += fmt.Sprintf("; held to the %d of %d rounds whose floor ran within %.0f%% of the fastest this clock's floor ran in the run, %s ns (in the others, %s ns: the machine's slow mode adds about as much to both, and the floor alone can run a few ns slow, bench/BENCHMARKS.md, \"The lookup's first step as a leaf\")",
+				res += fmt.Sprintf("; held to the %d of %d rounds whose floor ran within %.0f%% of the fastest this clock's floor ran in the run, %s ns (in the others, %s ns: the machine's slow mode adds about as much to both, and the floor alone can run a few ns slow, bench/HISTORY.md, \"The lookup's first step as a leaf\")",
 					n, len(on["sluice/floor"]), 100*(floorSpeedBand-1), num(fastest, 2), list(drop(on["floor-ns/op"], keep), 2))
 			}
 			if len(off["sluice/floor"]) > 0 {
@@ -544,7 +544,7 @@ func targets(data map[key]map[string][]float64, par string) []target {
 // sluice's alike (the floor from 21.5 to 37 ns on the default clock, 15 to
 // 25 on the coarse one), which pulls their ratio towards 1; and in some
 // builds and some benchmarks of one process the floor alone runs 1.5–2.3
-// ns slower on the default clock, sluice not (bench/BENCHMARKS.md, "The
+// ns slower on the default clock, sluice not (bench/HISTORY.md, "The
 // lookup's first step as a leaf"), which flatters sluice by 7–10%. Rounds
 // of a clock at the floor's speed vary by 1–4%.
 const floorSpeedBand = 1.05
