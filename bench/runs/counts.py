@@ -107,7 +107,9 @@ It prints:
     or level, on the rounds it names or counts, and the rounds of each
     comparison all given a verdict once, the ns beside each verdict
     those rounds' own, sluice's against the twin's, the handoff it says
-    each ran at, and sluice-stripes' ns on two goroutines and serially
+    each ran at (from the hundred and third on, FIRST_HANDOFF_CLAUSES,
+    also where a clause gives handoffs alone: "in the third both in the
+    slow mode"), and sluice-stripes' ns on two goroutines and serially
     (twin_against_run);
   - with --check only: each ratio in the README and in the run sections
     (HISTORY.md, "Another machine") given as another full run's ("the
@@ -750,6 +752,12 @@ FIRST_OPENING = 53
 # sluice-stripes; from FIRST_STRIPES on, the paragraph must.
 FIRST_TWIN = 44
 FIRST_STRIPES = 53
+# From the hundred and third on, a clause in the paragraph's brackets that
+# gives handoffs alone ("in the third both in the slow mode, in the others
+# both at fast handoffs") is in a form handoff_clause reads, and is held
+# to the raw file; before it such clauses took other forms, and are not
+# read.
+FIRST_HANDOFF_CLAUSES = 103
 
 
 def report_targets(text):
@@ -2525,7 +2533,7 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, s
         n["floor_ratios"] += k
         bad += [f"{where}: {d}" for d in wrong]
     if twin:
-        k, m, wrong = twin_against_run(section, path, stripes)
+        k, m, wrong = twin_against_run(section, path, stripes, clauses=not isinstance(run, int) or run >= FIRST_HANDOFF_CLAUSES)
         n["twins"] = [n["twins"][0] + k, n["twins"][1] + m]
         bad += [f"{where}, against the mutex twin: {d}" for d in wrong]
     if opening:
@@ -2955,14 +2963,61 @@ def sides(clause):
     return out
 
 
-def twin_against_run(section, path, stripes=True):
+# A clause of handoffs alone, in a bracket of the mutex twin's paragraph:
+# parts joined by ", ", each "in the <rounds> <who> <where>" ("in the
+# second and fourth both at fast handoffs", "in the first sluice at a fast
+# handoff and the twin in the slow mode", "in the others both at fast
+# handoffs") or "<who> <where> in <rounds>" ("sluice at fast handoffs in
+# all three", "the twin in the slow mode in the fourth").
+MODE = r"(at (?:a )?fast handoffs?|in the slow mode)"
+ORDS = rf"{ORD}(?:(?:, | and ){ORD})*"
+HANDOFF_IN = re.compile(rf"in the ({ORDS}|others) (?:(both|sluice|the twin) {MODE}|sluice {MODE} and the twin {MODE})")
+HANDOFF_WHO = re.compile(rf"(sluice|the twin) {MODE} in (?:(all ({CNT})|both)|the ({ORDS}))")
+
+
+def handoff_clause(clause, rounds):
+    """What a clause of handoffs alone (HANDOFF_IN, HANDOFF_WHO) says of
+    the bracket's rounds (their numbers, from 0): (round, "sluice" or
+    "twin", fast) for each round and side it names. "The others" are the
+    bracket's rounds that the clause has not named before; "all three"
+    and "both" are all of them, and must count them. None where a part is
+    in neither form, or counts the rounds wrong."""
+    said, named = [], []
+    for part in re.split(r", (?=in the |sluice |the twin )", clause):
+        m = HANDOFF_IN.fullmatch(part)
+        if m:
+            these = [r for r in rounds if r not in named] if m.group(1) == "others" else [ROUND_WORDS.index(w) for w in re.findall(ORD, m.group(1))]
+            named += these
+            if m.group(2):
+                who = ("sluice", "twin") if m.group(2) == "both" else ("sluice" if m.group(2) == "sluice" else "twin",)
+                said += [(r, w, "fast" in m.group(3)) for r in these for w in who]
+            else:
+                said += [(r, w, "fast" in mode) for r in these for w, mode in (("sluice", m.group(4)), ("twin", m.group(5)))]
+            continue
+        m = HANDOFF_WHO.fullmatch(part)
+        if not m:
+            return None
+        if m.group(5):
+            these = [ROUND_WORDS.index(w) for w in re.findall(ORD, m.group(5))]
+        elif len(rounds) != (2 if m.group(3) == "both" else COUNT_WORDS.index(m.group(4)) + 1):
+            return None
+        else:
+            these = list(rounds)
+        said += [(r, "sluice" if m.group(1) == "sluice" else "twin", "fast" in m.group(2)) for r in these]
+    return said
+
+
+def twin_against_run(section, path, stripes=True, clauses=True):
     """A section's "Against the mutex twin:" paragraph against its run's
     raw file (path): each verdict (ahead, behind, level) on the rounds it
     names or counts, and the rounds the verdicts name together, all of
     them once; each "A against B" in brackets after named rounds, their
     sluice's and twin's ns in that order, and after a count, some
     round's each; each handoff the brackets give a figure, fast (under
-    FAST ns) or slow; each "A–B against C–D", the ends of sluice's and
+    FAST ns) or slow; where clauses, each clause of handoffs alone in a
+    bracket ("in the third both in the slow mode, in the others both at
+    fast handoffs", handoff_clause), each round and side it names as it
+    ran, one of the bracket's rounds (a clause in no form read fails); each "A–B against C–D", the ends of sluice's and
     the twin's ns in the verdict's rounds (the least and the most, where
     the verdict's rounds all ran serially or at fast handoffs, or the
     paragraph says "all at fast handoffs" before the span or right after
@@ -3091,6 +3146,23 @@ def twin_against_run(section, path, stripes=True):
                     if "–" in clause:
                         continue
                     pair = sides(clause)
+                    if pair is None and clauses and " against " not in clause and re.search(r"fast handoff|slow mode", clause):
+                        # A clause of handoffs alone, after the figures:
+                        # each round and side it names, as it ran.
+                        bracket = these if these is not None else rounds
+                        got = handoff_clause(clause, bracket)
+                        if got is None:
+                            bad.append(f"{where}: ({clause}) is in no form of handoffs this check reads, or counts the rounds wrong")
+                            continue
+                        for r, side, fast in got:
+                            figures += 1
+                            run = (ours if side == "sluice" else twin)[r] if r < n else None
+                            if r not in bracket or run is None:
+                                bad.append(f"{where}: ({clause}) names the {ROUND_WORDS[r]} round, not one of the bracket's")
+                            elif run[1] is None or (run[1] < FAST) != fast:
+                                bad.append(f"{where}: ({clause}) says {side}'s {ROUND_WORDS[r]} round ran "
+                                           f"{'at a fast handoff' if fast else 'in the slow mode'}, its handoff was {run[1]} ns")
+                        continue
                     if pair is None:
                         continue
                     left, right = pair
