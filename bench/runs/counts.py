@@ -3009,26 +3009,26 @@ def handoff_clause(clause, rounds):
 
 def twin_against_run(section, path, stripes=True, clauses=True):
     """A section's "Against the mutex twin:" paragraph against its run's
-    raw file (path): each verdict (ahead, behind, level) on the rounds it
-    names or counts, and the rounds the verdicts name together, all of
-    them once; each "A against B" in brackets after named rounds, their
-    sluice's and twin's ns in that order, and after a count, some
+    raw file (path): each verdict (ahead, behind, level) on the rounds
+    it names or counts, and the rounds the verdicts name together, all
+    of them once; each "A against B" in brackets after named rounds,
+    their sluice's and twin's ns in that order, and after a count, some
     round's each; each handoff the brackets give a figure, fast (under
     FAST ns) or slow; where clauses, each clause of handoffs alone in a
     bracket ("in the third both in the slow mode, in the others both at
     fast handoffs", handoff_clause), each round and side it names as it
-    ran, one of the bracket's rounds (a clause in no form read fails); each "A–B against C–D", the ends of sluice's and
-    the twin's ns in the verdict's rounds (the least and the most, where
-    the verdict's rounds all ran serially or at fast handoffs, or the
-    paragraph says "all at fast handoffs" before the span or right after
-    it, which must then hold on both sides); and what
-    it says of sluice-stripes on two goroutines and serially (where
-    stripes, it must say it; else only where it does), the rounds it
-    was faster or slower than sluice in among them, in the forms read
-    (any other "faster than sluice in" fails). Two
-    rounds within LEVEL of each other are level, and either side may be
-    said to lead by the nearer figure. How many verdicts and figures
-    were read, and what disagrees."""
+    ran, one of the bracket's rounds (a clause in no form read fails);
+    each "A–B against C–D", the ends of sluice's and the twin's ns in
+    the verdict's rounds (the least and the most, where the verdict's
+    rounds all ran serially or at fast handoffs, or the paragraph says
+    "all at fast handoffs" before the span or right after it, which must
+    then hold on both sides); and what it says of sluice-stripes on two
+    goroutines and serially (where stripes, it must say it; else only
+    where it does), the rounds it was faster or slower than sluice in
+    among them, in the forms read (any other "faster than sluice in"
+    fails). Two rounds within LEVEL of each other are level, and either
+    side may be said to lead by the nearer figure. How many verdicts and
+    figures were read, and what disagrees."""
     par = twin_paragraph(section)
     if par is None:
         return 0, 0, ["no paragraph opens \"Against the mutex twin:\""]
