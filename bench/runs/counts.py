@@ -1054,15 +1054,14 @@ def scaled_against_run(body, path, run):
     How many ratios were read, and what disagrees."""
     elsewhere = SCALED_ELSEWHERE.get(run, (set(), ""))[0]
     read, bad, missed = 0, [], set()
-    opening = SCALED_OPENING
-    for m in opening.finditer(body):
+    for m in SCALED_OPENING.finditer(body):
         words = m.group(0).lower()
         scenario, impl = next((sc, im) for w, sc, im in SCALED if w.lower() == words)
         rest = body[m.end() :]
         # The sentence ends at a full stop before a capital, or the next opening.
         end = re.search(r"\.(?= [A-Z`*]|$)", rest)
         stop = end.start() if end else len(rest)
-        other = opening.search(rest)
+        other = SCALED_OPENING.search(rest)
         if other and other.start() < stop:
             stop = other.start()
         its = rounds(path, scenario, impl)
@@ -1362,7 +1361,13 @@ def raw_date(path):
 # in the others). On the coarse clock **5.02×**, 4.90–5.16× by round
 # (sluice-coarse at 14.66–16.80 ns)."
 HOT_PARAGRAPH = "The hot key on the default clock"
-ROUND_NAMES = ("first", "second", "third", "fourth")
+# The rounds of a full run as the sections name them, and patterns of
+# them: one round ("third"), a list ("first, third and fourth"), and how
+# a round ran ("at a fast handoff", "in the slow mode").
+ROUND_WORDS = ("first", "second", "third", "fourth")
+ORD = "(?:" + "|".join(ROUND_WORDS) + ")"
+ORDS = rf"{ORD}(?:(?:, | and ){ORD})*"
+MODE = r"(at (?:a )?fast handoffs?|in the slow mode)"
 
 
 def hot_against_run(section, path, text):
@@ -1413,9 +1418,9 @@ def hot_against_run(section, path, text):
                     serial[who] = [ns for ns, _, _ in got]
             # The rounds the paragraph names, kept for "in the others" below.
             rounds_named = []
-            for m in re.finditer(r"(?:the (first|second|third|fourth)'s|its (first|second|third|fourth) round) ([0-9]+\.[0-9]+)×", part):
+            for m in re.finditer(rf"(?:the ({ORD})'s|its ({ORD}) round) ([0-9]+\.[0-9]+)×", part):
                 read += 1
-                named = ROUND_NAMES.index(m.group(1) or m.group(2))
+                named = ROUND_WORDS.index(m.group(1) or m.group(2))
                 rounds_named.append(named)
                 if named >= len(by_round) or not rounds_to(m.group(3), by_round[named]):
                     bad.append(f"the hot key, {clock} clock: {m.group(0)!r}, where the report prints {by_round}")
@@ -1462,8 +1467,7 @@ TWO_CORES = (("Two cores on 1,000 keys:", "keys-1k"), ("Two cores on 1M keys:", 
 # fast handoffs", "the fourth ran in the slow mode", "The first three
 # rounds ran at fast handoffs", "all four rounds at fast handoffs".
 ROUNDS_AT = re.compile(
-    r"\b(?:[Tt]he ((?:first|second|third|fourth)(?:(?:, | and )(?:first|second|third|fourth))*)|[Tt]he (first|last) (two|three)|([Aa]ll four))"
-    r"(?: rounds?)? (?:ran )?(in the slow mode|at (?:a )?fast handoffs?)"
+    rf"\b(?:[Tt]he ({ORDS})|[Tt]he (first|last) (two|three)|([Aa]ll four))(?: rounds?)? (?:ran )?{MODE}"
 )
 
 
@@ -1475,18 +1479,17 @@ def handoffs_named_against_run(section, path):
     ns is fast). "The other two" names rounds by those named before it,
     and is not read. How many rounds were read, and what disagrees."""
     read, bad = 0, []
-    opening = SCALED_OPENING
     for para in section.split("\n\n"):
         para = " ".join(para.split())
         scenario = next((sc for w, sc in TWO_CORES if para.startswith(w)), None)
         if scenario is None:
             continue
-        other = opening.search(para)
+        other = SCALED_OPENING.search(para)
         para = para[: other.start()] if other else para
         its = rounds(path, scenario)
         for m in ROUNDS_AT.finditer(para):
             if m.group(1):
-                named = [ROUND_NAMES.index(w) for w in re.findall(r"first|second|third|fourth", m.group(1))]
+                named = [ROUND_WORDS.index(w) for w in re.findall(ORD, m.group(1))]
             elif m.group(2):
                 k = COUNT_WORDS.index(m.group(3)) + 1
                 named = list(range(k)) if m.group(2) == "first" else list(range(len(its) - k, len(its)))
@@ -1497,7 +1500,7 @@ def handoffs_named_against_run(section, path):
                 read += 1
                 h = its[i][2] if i < len(its) else None
                 if h is None or (h >= FAST) != slow:
-                    bad.append(f"{scenario}: {m.group(0)!r}, but its {ROUND_NAMES[i]} round ran at a {h} ns handoff")
+                    bad.append(f"{scenario}: {m.group(0)!r}, but its {ROUND_WORDS[i]} round ran at a {h} ns handoff")
     return read, bad
 
 
@@ -2875,10 +2878,9 @@ def ordinal(n):
     return head + "-" + last if head else last
 
 
-# The rounds a section names, and the counts it gives of them.
-ROUND_WORDS = tuple(ordinal(n) for n in range(1, 5))
+# The counts a section gives of its rounds (the rounds' own words,
+# ROUND_WORDS, stand with the hot key's checks).
 COUNT_WORDS = tuple(words(n) for n in range(1, 5))
-ORD = "(?:" + "|".join(ROUND_WORDS) + ")"
 CNT = "(?:" + "|".join(COUNT_WORDS) + ")"
 
 # "Against the mutex twin:", a section's last paragraph but one, makes
@@ -2969,8 +2971,6 @@ def sides(clause):
 # handoff and the twin in the slow mode", "in the others both at fast
 # handoffs") or "<who> <where> in <rounds>" ("sluice at fast handoffs in
 # all three", "the twin in the slow mode in the fourth").
-MODE = r"(at (?:a )?fast handoffs?|in the slow mode)"
-ORDS = rf"{ORD}(?:(?:, | and ){ORD})*"
 HANDOFF_IN = re.compile(rf"in the ({ORDS}|others) (?:(both|sluice|the twin) {MODE}|sluice {MODE} and the twin {MODE})")
 HANDOFF_WHO = re.compile(rf"(sluice|the twin) {MODE} in (?:(all ({CNT})|both)|the ({ORDS}))")
 
