@@ -1428,8 +1428,9 @@ def hot_against_run(section, path, text):
                 # sluice at 24.11 ns and go-limiter at 85.32", "(sluice at 23.93 ns".
                 # A figure ends at its last digit: a sentence may end right after
                 # it ("by go-limiter's 90.39.").
-                told = re.match(r" (?:by|with|\()((?: ?[a-z-]+(?:'s| at) [0-9]+(?:\.[0-9]+)?(?: ns)?(?:,? and)?)+)", part[m.end() :])
-                for who, ns in re.findall(r"([a-z-]+)(?:'s| at) ([0-9]+(?:\.[0-9]+)?)", told.group(1) if told else ""):
+                figure = r"[0-9]+(?:\.[0-9]+)?"
+                told = re.match(rf" (?:by|with|\()((?: ?[a-z-]+(?:'s| at) {figure}(?: ns)?(?:,? and)?)+)", part[m.end() :])
+                for who, ns in re.findall(rf"([a-z-]+)(?:'s| at) ({figure})", told.group(1) if told else ""):
                     read += 1
                     if who not in serial or named >= len(serial[who]) or not rounds_to(ns, serial[who][named]):
                         bad.append(f"the hot key, {clock} clock: {m.group(0)!r} by {who}'s {ns} ns, which is not that round's")
