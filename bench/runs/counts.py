@@ -60,7 +60,7 @@ It prints:
     each run's column, from the twenty-fifth on (the first read round by
     round, as the report reads every run now), held to what the report
     prints on that run's raw file, so that a figure mistyped into the
-    table shows; and so is each run's own section in HISTORY.md ("A ...
+    table shows; and so is each run's own section in the history ("A ...
     full run, at `commit`", all but the twenty-sixth's, which keeps an
     older form): the ns that its hot-key and 1M ratios divide, the
     ratios themselves and the two-core medians (but the twenty-fifth's
@@ -112,12 +112,13 @@ It prints:
     slow mode"), and sluice-stripes' ns on two goroutines and serially
     (twin_against_run);
   - with --check only: each ratio in the README and in the run sections
-    (HISTORY.md, "Another machine") given as another full run's ("the
+    (the history's, and "Another machine"'s) given as another full run's ("the
     nineteenth's 3.53×", "3.53× in the nineteenth"; ordinals past the
     tenth, FIRST_NAMED), a value that run's report prints or one of its
     rounds' serial over two-core ratios (named_run_ratios);
-  - with --check only: each section of BENCHMARKS.md or HISTORY.md that
-    the README, those two or a Go source names with its file
+  - with --check only: each section of BENCHMARKS.md or of a file of the
+    history (HISTORY.md, HISTORY-<N>.md: history_files) that the README,
+    those records or a Go source names with its file
     ("`bench/HISTORY.md`, "XXH3"", ""Keys past 16 bytes", in
     `HISTORY.md`"), and each link to one of them with an anchor, reaches
     a heading or a bold paragraph title there (named_sections), so that
@@ -1531,7 +1532,7 @@ def sections_against_reports(full, texts):
     its prose's figures are read. The checks of one section are
     section_against_run's, which the runs on another processor
     (others_against_reports) share."""
-    sections = run_sections()
+    sections, files = run_sections(files=True)
     bad, n = [], dict.fromkeys(SECTION_COUNTS, 0)
     n["twins"] = [0, 0]
     got = counted_1k(rounds_1k(full, FIRST_1K), LIMIT_1K)
@@ -1543,7 +1544,7 @@ def sections_against_reports(full, texts):
         where = f"run {i} (`{commit}`)"
         section = sections.get((ordinal(i), commit))
         if section is not None:
-            where += ", its section in bench/HISTORY.md"
+            where += f", its section in bench/{files[ordinal(i), commit]}"
         if section is None:
             article = "An" if ordinal(i)[0] in "aeiou" else "A"
             bad.append(f"{where}: no section headed \"{article} {ordinal(i)} full run, at `{commit}`\"")
@@ -1612,7 +1613,8 @@ def named_run_ratios(full, texts):
 
     with open(os.path.join(RUNS, "..", "..", "README.md")) as fh:
         docs = [("README.md", fh.read())]
-    docs += [(f"bench/{'BENCHMARKS' if len(k) == 3 else 'HISTORY'}.md, the {k[0]} run's section", s) for k, s in run_sections().items()]
+    sections, files = run_sections(files=True)
+    docs += [(f"bench/{files[k]}, the {k[0]} run's section", s) for k, s in sections.items()]
     read, bad = 0, []
     for where, text in docs:
         prose = " ".join(" ".join(l for l in text.split("\n") if not l.startswith("|")).split())
@@ -1633,29 +1635,69 @@ def named_run_ratios(full, texts):
 SECTION_COUNTS = ("rows", "openings", "begun", "running", "ns", "scaled", "arrows", "arrow_ratios", "spans", "floor_ratios", "hot", "handoffs_named", "twins")
 
 
-def history_text():
-    """HISTORY.md, whole: the history of changes and full runs, split out
-    of BENCHMARKS.md, a section (##) each."""
-    with open(os.path.join(RUNS, "..", "HISTORY.md")) as fh:
+# The history of changes and full runs, split out of BENCHMARKS.md, a
+# section (##) each, is in files by era, read as one, in order:
+# HISTORY.md, then each HISTORY-<N>.md, which holds the history from the
+# Nth full run on (history_split says where one does not).
+HISTORY_FILE = re.compile(r"^HISTORY(?:-([0-9]+))?\.md$")
+
+
+def history_files():
+    """The names of the history's files, in order: HISTORY.md first, then
+    each HISTORY-<N>.md by N."""
+    names = [os.path.basename(f) for f in glob.glob(os.path.join(RUNS, "..", "HISTORY*.md"))]
+    return sorted((n for n in names if HISTORY_FILE.match(n)), key=lambda n: int(HISTORY_FILE.match(n).group(1) or 0))
+
+
+def history_text(name):
+    """One of the history's files, whole."""
+    with open(os.path.join(RUNS, "..", name)) as fh:
         return fh.read()
 
 
-def run_sections():
+# A full run's heading: in the history (##), "A ... full run, at
+# `commit`"; under BENCHMARKS.md's "Another machine" (###), "A ... full
+# run on family N, at `commit`".
+RUN_HEADING = r"^#{%d} An? ([a-z -]+?) full run(?: on family ([0-9]+))?, at `([0-9a-f]{7})`.*$"
+
+
+def run_sections(files=False):
     """The sections of full runs, by (ordinal, commit), from their
-    headings: "A ... full run, at `commit`" in HISTORY.md (##), and "A ...
-    full run on family N, at `commit`" under BENCHMARKS.md's "Another
-    machine" (###, keyed by (ordinal, commit, N)). A section ends where the
-    next heading of its level or above begins: a history section's own
-    subsections (###) stay in it."""
-    sections = {}
-    for text, level in ((history_text(), 2), ("\n".join(benchmarks_lines()[0]), 3)):
-        heading = re.compile(r"^#{%d} An? ([a-z -]+?) full run(?: on family ([0-9]+))?, at `([0-9a-f]{7})`.*$" % level, re.M)
+    headings (RUN_HEADING): in the history's files (##), and under
+    BENCHMARKS.md's "Another machine" (###, keyed by (ordinal, commit,
+    N)). A section ends where the next heading of its level or above
+    begins, or its file ends: a history section's own subsections (###)
+    stay in it. With files, also the name of the file each is in."""
+    sections, where = {}, {}
+    texts = [(name, history_text(name), 2) for name in history_files()]
+    texts.append(("BENCHMARKS.md", "\n".join(benchmarks_lines()[0]), 3))
+    for name, text, level in texts:
+        heading = re.compile(RUN_HEADING % level, re.M)
         following = re.compile(r"^#{1,%d} " % level, re.M)
         for h in heading.finditer(text):
             end = following.search(text, h.end())
             key = (h.group(1), h.group(3)) + ((h.group(2),) if h.group(2) else ())
             sections[key] = text[h.end() : end.start() if end else len(text)]
-    return sections
+            where[key] = name
+    return (sections, where) if files else sections
+
+
+def history_split():
+    """Where the history's files do not split it as their names say: each
+    HISTORY-<N>.md must open its full runs with the Nth, and the file
+    before it end its own with the (N-1)th."""
+    bad, last = [], None
+    for name in history_files():
+        n = HISTORY_FILE.match(name).group(1)
+        runs = [h.group(1) for h in re.finditer(RUN_HEADING % 2, history_text(name), re.M)]
+        if n is not None:
+            if not runs or runs[0] != ordinal(int(n)):
+                bad.append(f"bench/{name}: its first full run is not the {ordinal(int(n))} ({runs[0] if runs else 'none'})")
+            if last is not None and last != ordinal(int(n) - 1):
+                bad.append(f"bench/{name}: the file before it ends its full runs with the {last}, not the {ordinal(int(n) - 1)}")
+        if runs:
+            last = runs[-1]
+    return bad
 
 
 # The processor of every run in the history, full and quick: the VM's AMD
@@ -3511,7 +3553,7 @@ def figures():
             disagree,
         ),
         (
-            f"their sections in HISTORY.md (of the twenty-sixth's, its prose alone) against the same: "
+            f"their sections in the history (of the twenty-sixth's, its prose alone) against the same: "
             f"{n['rows']} rows, {n['openings']} opening paragraphs, {n['begun']} times from an earlier run's start, "
             f"{n['running']} running counts of the 1,000-key "
             f"and 1M-key rounds, {n['ns']} figures in ns and {n['scaled']} ratios of the floor reference's 1,000 keys "
@@ -3841,18 +3883,19 @@ def split_headings(text):
     return split
 
 
-# The two records of the bench/ directory: BENCHMARKS.md (the calmest
-# full run, every run against the targets, the 16-core sessions, another
-# processor) and HISTORY.md (each change and each full run, in order),
-# split out of it when BENCHMARKS.md neared a megabyte.
-RECORDS = ("BENCHMARKS.md", "HISTORY.md")
+# The records of the bench/ directory: BENCHMARKS.md (the calmest full
+# run, every run against the targets, the 16-core sessions, another
+# processor) and the history (each change and each full run, in order),
+# split out of it when BENCHMARKS.md neared a megabyte, and later into
+# files by era (history_files).
+RECORDS = ("BENCHMARKS.md",) + tuple(history_files())
 
 # A section of one of RECORDS named in prose or in a comment: the file,
 # then the name in quotes or italics ("`bench/HISTORY.md`, "XXH3"",
 # "BENCHMARKS.md's "Another machine""), or the name, then the file ("
 # "Keys past 16 bytes", in `HISTORY.md`").
-NAMED_AFTER = re.compile(r"(?:bench/)?(BENCHMARKS|HISTORY)\.md`?(?:'s)?,?\s+[\"*]([^\"*]{3,120}?)[\"*]")
-NAMED_BEFORE = re.compile(r"[\"*]([^\"*]{3,120}?)[\"*],?\s+in\s+`?(?:bench/)?(BENCHMARKS|HISTORY)\.md")
+NAMED_AFTER = re.compile(r"(?:bench/)?(BENCHMARKS|HISTORY(?:-[0-9]+)?)\.md`?(?:'s)?,?\s+[\"*]([^\"*]{3,120}?)[\"*]")
+NAMED_BEFORE = re.compile(r"[\"*]([^\"*]{3,120}?)[\"*],?\s+in\s+`?(?:bench/)?(BENCHMARKS|HISTORY(?:-[0-9]+)?)\.md")
 
 
 def record_titles(name):
@@ -3892,11 +3935,15 @@ def named_sections():
         found += [(m.group(2), m.group(1), m.start()) for m in NAMED_BEFORE.finditer(text)]
         for record, name, at in found:
             read += 1
-            if not any(t.startswith(name.rstrip(".,")) for t in titles[record + ".md"][0]):
+            if record + ".md" not in titles:
+                bad.append(f"{doc}: {name!r} is named in bench/{record}.md, which is no record of bench/: {text[max(0, at - 40):at + len(name) + 60]!r}")
+            elif not any(t.startswith(name.rstrip(".,")) for t in titles[record + ".md"][0]):
                 bad.append(f"{doc}: {name!r} names no section of bench/{record}.md: {text[max(0, at - 40):at + len(name) + 60]!r}")
-        for record, anchor in re.findall(r"\]\((?:bench/)?(BENCHMARKS|HISTORY)\.md(?:#([^)]*))?\)", raw):
+        for record, anchor in re.findall(r"\]\((?:bench/)?(BENCHMARKS|HISTORY(?:-[0-9]+)?)\.md(?:#([^)]*))?\)", raw):
             read += 1
-            if anchor and anchor not in titles[record + ".md"][1]:
+            if record + ".md" not in titles:
+                bad.append(f"{doc}: a link to bench/{record}.md, which is no record of bench/")
+            elif anchor and anchor not in titles[record + ".md"][1]:
                 bad.append(f"{doc}: a link to bench/{record}.md#{anchor}, which no heading there makes")
     return read, bad
 
@@ -3911,9 +3958,9 @@ def check():
         sys.exit("counts.py --check: no 1,000-key round or BenchmarkMachine ratio was counted: nothing to check")
     root = os.path.join(RUNS, "..", "..")
     missing, n, links = [], 0, 0
-    # HISTORY.md quotes no computed phrase, but its links and headings are
-    # held as the others' are.
-    for doc, phrases in {**quoted(f), os.path.join("bench", "HISTORY.md"): []}.items():
+    # The history quotes no computed phrase, but its links and headings
+    # are held as the others' are.
+    for doc, phrases in {**quoted(f), **{os.path.join("bench", h): [] for h in history_files()}}.items():
         with open(os.path.join(root, doc)) as fh:
             raw = fh.read()
         # The documents' tables of contents: each link must reach its
@@ -3930,6 +3977,7 @@ def check():
             if not re.search(r"(?<![\w.,])" + re.escape(" ".join(p.split())), text):
                 missing.append(f"{doc}: {p}")
     missing += f["disagree"]
+    missing += history_split()
     named = named_sections()
     missing += named[1]
     missing += f["charts"] + f["machines"] + f["profiles"][1] + f["shares"][1] + f["benchstat"][1] + f["benchstat_prose"][2] + f["named"][1]
@@ -3946,8 +3994,9 @@ def check():
         sys.exit(1)
     print(
         f"counts.py --check: {n} phrases in README.md and bench/BENCHMARKS.md agree with bench/runs, "
-        f"their {links} in-page links and bench/HISTORY.md's each reach a heading, "
-        f"the {named[0]} references by name or link to a section of bench/BENCHMARKS.md or bench/HISTORY.md "
+        f"their {links} in-page links and the history's ({', '.join('bench/' + h for h in history_files())}) each reach a heading, "
+        f"each file of the history opens its full runs with the run its name gives, "
+        f"the {named[0]} references by name or link to a section of bench/BENCHMARKS.md or the history "
         f"(in those, the README and the Go sources) each name one, the history's {f['sections']['rows']} rows, "
         f"{f['sections']['openings']} openings and {f['sections']['running']} running counts of full runs are as the report "
         f"prints and the raw files hold, their {f['sections']['ns']} figures in ns are values the runs' files hold (but those listed as taken from elsewhere), "
