@@ -112,10 +112,10 @@ It prints:
     slow mode"), and sluice-stripes' ns on two goroutines and serially
     (twin_against_run);
   - with --check only: each ratio in the README and in the run sections
-    (the history's, and "Another machine"'s) given as another full run's ("the
-    nineteenth's 3.53×", "3.53× in the nineteenth"; ordinals past the
-    tenth, FIRST_NAMED), a value that run's report prints or one of its
-    rounds' serial over two-core ratios (named_run_ratios);
+    (the history's, and "Another machine"'s) given as another full
+    run's ("the nineteenth's 3.53×", "3.53× in the nineteenth"; ordinals
+    past the tenth, FIRST_NAMED), a value that run's report prints or
+    one of its rounds' serial over two-core ratios (named_run_ratios);
   - with --check only: each section of BENCHMARKS.md or of a file of the
     history (HISTORY.md, HISTORY-<N>.md: history_files) that the README,
     those records or a Go source names with its file
