@@ -1649,8 +1649,9 @@ def history_files():
     return sorted((n for n in names if HISTORY_FILE.match(n)), key=lambda n: int(HISTORY_FILE.match(n).group(1) or 0))
 
 
-def history_text(name):
-    """One of the history's files, whole."""
+def record_text(name):
+    """A record of the bench/ directory (BENCHMARKS.md or one of the
+    history's files), whole."""
     with open(os.path.join(RUNS, "..", name)) as fh:
         return fh.read()
 
@@ -1669,7 +1670,7 @@ def run_sections(files=False):
     begins, or its file ends: a history section's own subsections (###)
     stay in it. With files, also the name of the file each is in."""
     sections, where = {}, {}
-    texts = [(name, history_text(name), 2) for name in history_files()]
+    texts = [(name, record_text(name), 2) for name in history_files()]
     texts.append(("BENCHMARKS.md", "\n".join(benchmarks_lines()[0]), 3))
     for name, text, level in texts:
         heading = re.compile(RUN_HEADING % level, re.M)
@@ -1686,10 +1687,11 @@ def history_split():
     """Where the history's files do not split it as their names say: each
     HISTORY-<N>.md must open its full runs with the Nth, and the file
     before it end its own with the (N-1)th."""
+    sections, files = run_sections(files=True)
     bad, last = [], None
     for name in history_files():
         n = HISTORY_FILE.match(name).group(1)
-        runs = [h.group(1) for h in re.finditer(RUN_HEADING % 2, history_text(name), re.M)]
+        runs = [key[0] for key in sections if files[key] == name]
         if n is not None:
             if not runs or runs[0] != ordinal(int(n)):
                 bad.append(f"bench/{name}: its first full run is not the {ordinal(int(n))} ({runs[0] if runs else 'none'})")
@@ -3902,8 +3904,7 @@ def record_titles(name):
     """The headings and bold paragraph titles ("**The count's pin before
     the lookup.**") of one of RECORDS, each with its runs of white space
     made one space; and its headings' anchors."""
-    with open(os.path.join(RUNS, "..", name)) as fh:
-        text = fh.read()
+    text = record_text(name)
     heads = [" ".join(m.group(1).split()) for m in re.finditer(r"^#{1,6} (.*)$", text, re.M)]
     bold = [" ".join(m.group(1).split()).rstrip(".") for m in re.finditer(r"\*\*([^*]+?)\*\*", text)]
     return heads + bold, {slug(h) for h in heads}
