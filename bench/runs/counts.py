@@ -292,8 +292,7 @@ def rounds(path, scenario, impl="sluice"):
 def benchmarks_lines():
     """BENCHMARKS.md, line by line, and where its table "Every run against
     the targets" starts (its header, one column a full run)."""
-    with open(os.path.join(RUNS, "..", "BENCHMARKS.md")) as fh:
-        lines = fh.read().split("\n")
+    lines = record_text("BENCHMARKS.md").split("\n")
     for i, text in enumerate(lines):
         if text.startswith("| target | `"):
             return lines, i
@@ -2165,8 +2164,7 @@ def benchstat_prose():
     profile` give runs whose output was not kept, and are left out. How
     many figures were held, how many were read under BENCHSTAT_UNKEPT
     (and not held), and what disagrees."""
-    with open(os.path.join(RUNS, "..", "BENCHMARKS.md")) as fh:
-        doc = fh.read()
+    doc = record_text("BENCHMARKS.md")
     heading = "### `make benchstat`, run by run\n"
     if heading not in doc:
         return 0, 0, [f"bench/BENCHMARKS.md: no section {heading.strip()!r}"]
@@ -3368,8 +3366,7 @@ def missed_1m(t):
     those the table gives under 1.80: the same runs, each named once and
     with the table's median first in its brackets ("the twelfth (1.76×:
     ..."). Returns the disagreements."""
-    with open(os.path.join(RUNS, "..", "BENCHMARKS.md")) as fh:
-        text = " ".join(fh.read().split())
+    text = " ".join(record_text("BENCHMARKS.md").split())
     at = text.find(MISSED_1M)
     if at < 0 or text.find(MISSED_1M, at + 1) >= 0:
         return [f"bench/BENCHMARKS.md: no one sentence '{MISSED_1M}...' to name the runs that missed 1.8x on 1M keys"]
