@@ -1670,7 +1670,7 @@ def run_sections(files=False):
     stay in it. With files, also the name of the file each is in."""
     sections, where = {}, {}
     texts = [(name, record_text(name), 2) for name in history_files()]
-    texts.append(("BENCHMARKS.md", "\n".join(benchmarks_lines()[0]), 3))
+    texts.append(("BENCHMARKS.md", record_text("BENCHMARKS.md"), 3))
     for name, text, level in texts:
         heading = re.compile(RUN_HEADING % level, re.M)
         following = re.compile(r"^#{1,%d} " % level, re.M)
@@ -3381,7 +3381,7 @@ def missed_1m(t):
         top.append(ch if depth == 0 or (depth == 1 and ch == "(") else "")
     if end is None:
         return [f"bench/BENCHMARKS.md: the sentence '{MISSED_1M}...' has no end"]
-    by_name = {ordinal(n): n for n in range(1, 200)}
+    by_name = {ordinal(n): n for n in t["1m_by_run"]}
     named = re.findall(r"the ((?:hundred and )?[a-z-]+) \(", "".join(top))
     medians = re.findall(r"the (?:hundred and )?[a-z-]+ \(([0-9.]+)×:", rest[:end])
     bad = []
