@@ -181,12 +181,17 @@ $(ENGINE_BIN): FORCE
 # started, the processor's vendor, family, model and stepping where
 # /proc/cpuinfo gives them (under KVM the "cpu:" line that go test
 # prints can read only "AMD EPYC" on processors of different
-# generations, whose figures differ), and the commit where the tree is a
-# git checkout ("-dirty" where a tracked file differs from it).
+# generations, whose figures differ), the kernel's clocksource (the
+# default clock reads the TSC itself only where it is "tsc", and
+# elsewhere is the runtime's monotonic clock, whose cost differs from
+# host to host: clock.Default), and the commit where the tree is a git
+# checkout ("-dirty" where a tracked file differs from it).
 CPU_ID = awk -F': *' '/^vendor_id/ { v = $$2 } /^cpu family/ { f = $$2 } /^model[ \t]*:/ { m = $$2 } \
   /^stepping/ { s = $$2 } /^$$/ { exit } END { if (f != "") printf "cpu-id: %s family %s model %s stepping %s\n", v, f, m, s }' \
   /proc/cpuinfo 2>/dev/null
+CLOCKSOURCE = /sys/devices/system/clocksource/clocksource0/current_clocksource
 RAN_ON = { echo "go: $$($(GO) env GOVERSION)"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; $(CPU_ID); \
+  if [ -r $(CLOCKSOURCE) ]; then echo "clocksource: $$(cat $(CLOCKSOURCE))"; fi; \
   if c=$$(git rev-parse --short=7 HEAD 2>/dev/null); then \
     git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; echo "commit: $$c"; fi; }
 

@@ -508,9 +508,16 @@ func TestTwoCoresByRound(t *testing.T) {
 func TestRanOn(t *testing.T) {
 	in := "go: go1.26.8\ndate: 2026-11-28T22:27:16Z\ncpu-id: AuthenticAMD family 26 model 2 stepping 1\n" +
 		"commit: 6c85727\ngoos: linux\ncpu: AMD EPYC\n" +
-		"BenchmarkLimiters/scenario=a/impl=sluice/mode=serial 10 5 ns/op\ncpu: later\n"
+		"BenchmarkLimiters/scenario=a/impl=sluice/mode=serial 10 5 ns/op\ncpu: later\nclocksource: tsc\n"
 	want := "run on: commit 6c85727, date 2026-11-28T22:27:16Z, go go1.26.8, cpu AMD EPYC, " +
 		"cpu-id AuthenticAMD family 26 model 2 stepping 1\n"
+	if got := ranOn([]byte(in)); got != want {
+		t.Errorf("ranOn = %q, want %q", got, want)
+	}
+	// make bench writes the kernel's clocksource from the commit after
+	// 2026-12-07's first run on a host that keeps time by kvm-clock.
+	in = "go: go1.26.8\ncpu-id: AuthenticAMD family 26 model 2 stepping 1\nclocksource: kvm-clock\ncpu: AMD EPYC\n"
+	want = "run on: go go1.26.8, cpu AMD EPYC, cpu-id AuthenticAMD family 26 model 2 stepping 1, clocksource kvm-clock\n"
 	if got := ranOn([]byte(in)); got != want {
 		t.Errorf("ranOn = %q, want %q", got, want)
 	}
