@@ -125,7 +125,9 @@ It prints:
     a name moved from one to the other, or renamed, is seen;
   - none of these counts reads a full run on another processor than
     the history's (SERIES_FAMILY, the VM's AMD EPYC of family 25), kept
-    as <commit>-family<N>.txt; each such run's section under
+    as <commit>-family<N>.txt (<commit>-family<N>-kvm-clock.txt on a host
+    that keeps time by kvm-clock, whose runs are another machine's:
+    OTHER_RUN); each such run's section under
     BENCHMARKS.md's "Another machine" is held to its raw file as the
     history's sections are (others_against_reports), and a history run
     whose raw file names another family in its cpu-id line fails; where
@@ -317,13 +319,13 @@ def reports(files):
     is the one the report draws from it: a list of those
     that are missing or differ, and how many were drawn."""
     out, charts, drawn = {}, [], 0
-    full = re.compile(r"^[0-9a-f]{7}(?:-family[0-9]+)?\.txt$")
+    full = re.compile(r"^[0-9a-f]{7}\.txt$")
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report")
         subprocess.run([os.environ.get("GO", "go"), "build", "-o", report, "./bench/cmd/report"], check=True)
         for f in files:
             name = os.path.basename(f)
-            if not full.match(name):
+            if not (full.match(name) or OTHER_RUN.match(name)):
                 out[name] = subprocess.run([report, f], check=True, capture_output=True, text=True).stdout
                 continue
             svg = os.path.join(tmp, "chart.svg")
@@ -908,11 +910,16 @@ def opening_against_report(opening, path, text):
     # The raw output of make bench from 2026-11-28 on opens with what it
     # was run on: the opening must name the same Go and date.
     top = raw_top(path)
-    header = dict(re.findall(r"^(go|date|commit): (\S+)$", top, re.M))
+    header = dict(re.findall(r"^(go|date|commit|clocksource): (\S+)$", top, re.M))
     if "go" in header and f"Go {header['go'].removeprefix('go')}," not in body:
         bad.append(f"the opening does not name the Go the raw file was run on, {header['go']}")
     if "date" in header and f", {header['date'][:10]}," not in body:
         bad.append(f"the opening does not give the date the raw file was run on, {header['date'][:10]}")
+    # From c93919f on it names the kernel's clocksource, which decides
+    # what the default clock is (clock.Default): "under kvm-clock" (the
+    # raw file's name may hold the word too).
+    if "clocksource" in header and not re.search(rf"\bunder {re.escape(header['clocksource'])}\b", body):
+        bad.append(f"the opening does not say it ran under the clocksource the raw file names, {header['clocksource']}")
     # From 7541753 on it names the processor too (CPU_FAMILY).
     family = CPU_FAMILY.search(top)
     family = family and family.group(1)
@@ -1657,8 +1664,9 @@ def record_text(name):
 
 # A full run's heading: in the history (##), "A ... full run, at
 # `commit`"; under BENCHMARKS.md's "Another machine" (###), "A ... full
-# run on family N, at `commit`".
-RUN_HEADING = r"^#{%d} An? ([a-z -]+?) full run(?: on family ([0-9]+))?, at `([0-9a-f]{7})`.*$"
+# run on family N, at `commit`", or "on family N under kvm-clock" for a
+# host that keeps time by another clocksource (OTHER_RUN).
+RUN_HEADING = r"^#{%d} An? ([a-z -]+?) full run(?: on family ([0-9]+(?: under [a-z-]+)?))?, at `([0-9a-f]{7})`.*$"
 
 
 def run_sections(files=False):
@@ -1712,12 +1720,32 @@ SERIES_FAMILY = "25"
 # SERIES_FAMILY from family 26; the documents say how far the runs have
 # gone on it since.
 BACK_ON_SERIES = 100
-OTHER_RUN = re.compile(r"^([0-9a-f]{7})-family([0-9]+)\.txt$")
+# A host whose kernel keeps time by a clocksource other than the TSC is
+# another machine though its processor is the same: there the default
+# clock is the runtime's monotonic clock (clock.Default), so every
+# decision costs more. Its files carry the clocksource after the family
+# (<commit>-family26-kvm-clock.txt), and its sections' headings say "on
+# family 26 under kvm-clock"; machine() gives the key they share.
+OTHER_RUN = re.compile(r"^([0-9a-f]{7})-family([0-9]+)(?:-(kvm-clock))?\.txt$")
 
 
 def other_runs():
     """The raw files of full runs on another processor, by name."""
     return sorted(f for f in glob.glob(os.path.join(RUNS, "*.txt")) if OTHER_RUN.match(os.path.basename(f)))
+
+
+def machine(name):
+    """The commit of a raw file on another machine (OTHER_RUN), and the
+    machine as its sections' headings name it: "26", or "26 under
+    kvm-clock"."""
+    commit, fam, source = OTHER_RUN.match(name).groups()
+    return commit, fam + (f" under {source}" if source else "")
+
+
+def machine_file(commit, key):
+    """The raw file's name of a full run on the machine key names."""
+    fam, _, source = key.partition(" under ")
+    return f"{commit}-family{fam}" + (f"-{source}" if source else "") + ".txt"
 
 
 # The processor family in a raw file's cpu-id line (make bench writes one
@@ -1755,10 +1783,10 @@ def others_against_reports(texts, n):
     bad = []
     for f in other_runs():
         raw = os.path.basename(f)
-        commit, fam = OTHER_RUN.match(raw).groups()
+        commit, fam = machine(raw)
         where = f"bench/BENCHMARKS.md, the run on family {fam} at `{commit}`"
         named = cpu_family(f)
-        if named is not None and named != fam:
+        if named is not None and named != fam.split()[0]:
             bad.append(f"{where}: its raw file's cpu-id names family {named}")
         keys = [k for k in sections if k[1:] == (commit, fam)]
         if len(keys) != 1:
@@ -1769,8 +1797,8 @@ def others_against_reports(texts, n):
         for j, (o, commit, _) in enumerate((k for k in sections if k[2] == fam), 1):
             if o != ordinal(j):
                 bad.append(f"the {o} full run on family {fam}, at `{commit}`, stands {ordinal(j)} of that family's")
-            if not os.path.exists(os.path.join(RUNS, f"{commit}-family{fam}.txt")):
-                bad.append(f"the {o} full run on family {fam}, at `{commit}`: no raw output {commit}-family{fam}.txt")
+            if not os.path.exists(os.path.join(RUNS, machine_file(commit, fam))):
+                bad.append(f"the {o} full run on family {fam}, at `{commit}`: no raw output {machine_file(commit, fam)}")
     return bad
 
 
@@ -1787,7 +1815,7 @@ def other_figures(texts):
     order = [k[1:] for k in run_sections() if len(k) == 3]
     by = {}
     for f in other_runs():
-        commit, fam = OTHER_RUN.match(os.path.basename(f)).groups()
+        commit, fam = machine(os.path.basename(f))
         by.setdefault(fam, []).append((order.index((commit, fam)) if (commit, fam) in order else len(order), f))
     out = {}
     for fam, fs in by.items():
@@ -1802,11 +1830,13 @@ def other_figures(texts):
             handoff = re.search(r"median ([0-9.]+) ns, [0-9.]+ to [0-9.]+ over ([0-9]+) benchmarks", text)
             miss = re.search(r"÷ ([0-9.]+) ns,\s*one dependent miss here", text)
             peer = hot and re.match(r"(\S+) ([0-9.]+) ns ÷ sluice ([0-9.]+) ns", hot[1])
+            coarse_ns = coarse and re.match(r"\S+ [0-9.]+ ns ÷ sluice-coarse ([0-9.]+) ns", coarse[1])
             serial = [v and re.search(r"serial ([0-9.]+) ns, two cores ([0-9.]+) ns", v[1]) for v in (k1, k1m)]
-            if None in (coarse, floor, handoff, miss, peer, *serial) or not all(serial):
+            if None in (coarse, coarse_ns, floor, handoff, miss, peer, *serial) or not all(serial):
                 sys.exit(f"the report on {os.path.basename(f)} lacks a line other_figures reads")
             out[fam].append({
                 "hot": hot[0], "peer": peer.group(2), "hot_ns": peer.group(3), "coarse": coarse[0],
+                "coarse_ns": coarse_ns.group(1),
                 "1k": k1[0], "1k_ns": serial[0].group(1), "1k_two": serial[0].group(2),
                 "1m": k1m[0], "1m_ns": serial[1].group(1),
                 "floor": floor[0], "held": held_floor(f, "default"),
@@ -1831,6 +1861,20 @@ def other_phrases(others):
         lst = lambda key, unit="": joined([v + unit for v in col(key)])
         span = lambda key, unit="": f"{min(col(key), key=float)}–{max(col(key), key=float)}{unit}"
         fast = [v for r in group for v in r["fast_1k"]]
+        if " under " in fam:
+            # A host that keeps time by another clocksource: the README's
+            # paragraph on it, its figures run by run.
+            k = len(fast)
+            readme += [
+                f"In its {n} full run{'s' if len(group) > 1 else ''} a hot key's decision took {lst('hot_ns')} ns on "
+                f"the default clock and {lst('coarse_ns')} on the coarse one",
+                f"the hot key read {lst('hot', '×')} the fastest per-key peer, the coarse clock {lst('coarse', '×')}, "
+                f"and the core engine issue's floor {lst('floor')} on the default clock",
+                f"A line crossed in {lst('handoff')} ns on the median, and two cores on 1,000 keys gave "
+                f"**{lst('1k', '×')}** on the median ({joined([f'{v:.2f}×' for v in fast])} in the "
+                f"{'one round' if k == 1 else words(k) + ' rounds'} at a fast handoff), 1M keys {lst('1m', '×')}",
+            ]
+            continue
         fast = f"{min(fast):.2f}–{max(fast):.2f}×"
         held = joined([f"{r['held']:.5f}".rstrip("0") for r in group])
         readme += [
@@ -1911,10 +1955,12 @@ def sharing_phrases():
     prints it, and each ratio of a serial median over a parallel one. The
     runs on another processor (<commit>-family<N>-sharing.txt) stand in
     "Another machine", with the README's one sentence on share=nothing
-    over all of them; the history's (<commit>-sharing.txt, family 25) in
-    the README's "Taken apart"."""
+    over those on a processor's own clock (a host that keeps time by
+    another clocksource, <commit>-family<N>-kvm-clock-sharing.txt, has
+    only its section's); the history's (<commit>-sharing.txt, family 25)
+    in the README's "Taken apart"."""
     readme, benchmarks, nothing = [], [], []
-    other = re.compile(r"^[0-9a-f]{7}-family[0-9]+-sharing\.txt$")
+    other = re.compile(r"^[0-9a-f]{7}-family[0-9]+(-kvm-clock)?-sharing\.txt$")
     history = re.compile(r"^[0-9a-f]{7}-sharing\.txt$")
     for f in sorted(glob.glob(os.path.join(RUNS, "*-sharing.txt"))):
         name = os.path.basename(f)
@@ -1956,13 +2002,20 @@ def sharing_phrases():
             )
             continue
         benchmarks += phrases + [f"with nothing shared they scale {r(one, m('1000', 'parallel/share=nothing'))}"]
-        if nothing:
-            # A later run's paragraph sets share=nothing against the two
-            # that share: "where sharing the keys, or only their lines,
-            # holds them to 1.52–1.54×".
-            shared = sorted((r(one, m("1000", f"parallel/share={k}")) for k in ("keys", "lines")), key=lambda x: float(x[:-1]))
-            span = shared[0] if shared[0] == shared[1] else f"{shared[0][:-1]}–{shared[1]}"
+        # A later run's paragraph sets share=nothing against the two that
+        # share: "where sharing the keys, or only their lines, holds them
+        # to 1.52–1.54×"; so does a host on another clocksource's.
+        shared = sorted((r(one, m("1000", f"parallel/share={k}")) for k in ("keys", "lines")), key=lambda x: float(x[:-1]))
+        span = shared[0] if shared[0] == shared[1] else f"{shared[0][:-1]}–{shared[1]}"
+        if nothing or other.match(name).group(1):
             benchmarks.append(f"where sharing the keys, or only their lines, holds them to {span}")
+        if other.match(name).group(1):
+            # Its one sentence in the README's paragraph on that host.
+            readme.append(
+                f"a limiter to each goroutine, two cores gave {r(one, m('1000', 'parallel/share=nothing'))} there "
+                f"(`BenchmarkAllowKeysSharing`), against {r(one, m('1000', 'parallel/share=keys'))} on the same keys"
+            )
+            continue
         nothing.append(r(one, m('1000', 'parallel/share=nothing')))
     if nothing:
         # One sentence over the runs, in the order of their files' names.
@@ -3273,6 +3326,10 @@ def twin_against_run(section, path, stripes=True, clauses=True):
                 bad.append(f"sluice-stripes on two goroutines: the paragraph writes {x} for the {ROUND_WORDS[i]} round, its run {p}")
             elif (h is None or h >= FAST) != (said == "in the slow mode"):
                 bad.append(f"sluice-stripes on two goroutines: {x} ns, {said} by the paragraph, ran at a {h} ns handoff")
+    elif tail.startswith(", all in the slow mode"):
+        # "took 485.6–567.4 ns on two goroutines, all in the slow mode": no
+        # round at a fast handoff.
+        checks += [(head, slow, "in the slow mode"), ("", fast, "at fast handoffs")]
     else:
         said_slow = tail.split(" in the slow mode")[0].rpartition("handoffs and ")[2] if " in the slow mode" in tail else ""
         checks += [(head, fast, "at fast handoffs"), (said_slow, slow, "in the slow mode")]
@@ -3876,7 +3933,11 @@ def quoted(f):
     # the history's runs, the lead run's hot key, whether every run there
     # beat every run here on the hot key's ratios, and the floor's span.
     lead_hot = re.search(r"hot key, default clock.*?÷ sluice ([0-9.]+) ns", f["lead"])
-    for group in f["other"].values():
+    for fam, group in f["other"].items():
+        if " under " in fam:
+            # A host on another clocksource reads a slower default clock:
+            # its section says so, and is not set beside the history here.
+            continue
         above = all(float(r["hot"]) > t["hot"][1] and float(r["coarse"]) > t["coarse"][1] for r in group)
         benchmarks += [
             f"against the {words(f['full'])} full runs on family {SERIES_FAMILY}",
