@@ -94,7 +94,7 @@ func parse(r io.Reader) (map[key]map[string][]float64, []string, error) {
 // whose figures differ, so a report that names the cpu-id shows which
 // one; and the clocksource says which clock the default clock is (the
 // TSC, read by sluice itself, only under "tsc"; elsewhere the runtime's
-// monotonic clock, about 28–32 ns a read on the VMs measured against
+// monotonic clock, about 28–36 ns a read on the VMs measured against
 // about 10 for the TSC, go test -bench Now ./clock). "" where the output
 // has none of them.
 func ranOn(raw []byte) string {
