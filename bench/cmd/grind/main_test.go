@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"math"
 	"os"
 	"os/exec"
@@ -9,6 +10,36 @@ import (
 	"strings"
 	"testing"
 )
+
+// A valgrind that stops at an instruction it does not translate is told
+// apart from a benchmark that fails, and says so. A stand-in valgrind on
+// PATH plays each.
+func TestUntranslatedStop(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in valgrind is a shell script")
+	}
+	for _, c := range []struct {
+		says         string
+		untranslated bool
+	}{
+		{"==1== valgrind: Unrecognised instruction at address 0x48ee69.", true},
+		{"panic: the stand-in benchmark failed", false},
+	} {
+		dir := t.TempDir()
+		script := "#!/bin/sh\necho '" + c.says + "' >&2\nexit 2\n"
+		if err := os.WriteFile(filepath.Join(dir, "valgrind"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+		_, _, err := grind("bench.test", dir, "hot-allow", "sluice", 10)
+		if err == nil {
+			t.Fatalf("%q: no error from a valgrind that exits 2", c.says)
+		}
+		if errors.Is(err, errUntranslated) != c.untranslated {
+			t.Errorf("%q: %v, errUntranslated %v, want %v", c.says, err, errors.Is(err, errUntranslated), c.untranslated)
+		}
+	}
+}
 
 // Two files callgrind wrote for sluice's hot key (trimmed to the lines
 // parseDump reads): the run at b.N=1 and the run at b.N=100000.
