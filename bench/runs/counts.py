@@ -1871,8 +1871,10 @@ def other_phrases(others):
                 f"the hot key read {lst('hot', '×')} the fastest per-key peer, the coarse clock {lst('coarse', '×')}, "
                 f"and the core engine issue's floor {lst('floor')} on the default clock",
                 f"A line crossed in {lst('handoff')} ns on the median, and two cores on 1,000 keys gave "
-                f"**{lst('1k', '×')}** on the median ({joined([f'{v:.2f}×' for v in fast])} in the "
-                f"{'one round' if k == 1 else words(k) + ' rounds'} at a fast handoff), 1M keys {lst('1m', '×')}",
+                f"**{lst('1k', '×')}** on the median ("
+                + (f"{joined([f'{v:.2f}×' for v in fast])} in the {'one round' if k == 1 else words(k) + ' rounds'} "
+                   f"at a fast handoff" if k else "no round at a fast handoff")
+                + f"), 1M keys {lst('1m', '×')}",
             ]
             continue
         fast = f"{min(fast):.2f}–{max(fast):.2f}×"
