@@ -878,7 +878,8 @@ def opening_against_report(opening, path, text):
     first of each in the paragraph is the run's own (a later one may
     compare it with another run's); and where the raw file opens with the
     Go and the date it was run on (make bench writes them), those, and
-    the processor's family where it names one. What disagrees, and the
+    the processor's family and the kernel's clocksource where it names
+    them. What disagrees, and the
     commit the raw file names, if it names one."""
     body = " ".join(opening.split())
     report = re.search(r"median ([0-9.]+) ns, ([0-9.]+) to ([0-9.]+) over ([0-9]+) benchmarks", text)
@@ -1806,7 +1807,7 @@ def other_figures(texts):
     """The full runs on each other processor (other_runs), in the order
     their sections stand, as the documents list them together: from the
     report on each (texts), the hot key's ratio to the fastest per-key
-    peer, the peer's ns and sluice's, the coarse clock's ratio, two cores
+    peer, the peer's ns and sluice's, the coarse clock's ratio and ns, two cores
     on 1,000 keys and on 1M keys and sluice's serial ns of each, the
     default clock's floor, the median handoff, BenchmarkMiss; from the raw
     file, how many parallel benchmarks ran in the slow mode, the floor's
@@ -2009,9 +2010,10 @@ def sharing_phrases():
         # to 1.52–1.54×"; so does a host on another clocksource's.
         shared = sorted((r(one, m("1000", f"parallel/share={k}")) for k in ("keys", "lines")), key=lambda x: float(x[:-1]))
         span = shared[0] if shared[0] == shared[1] else f"{shared[0][:-1]}–{shared[1]}"
-        if nothing or other.match(name).group(1):
+        kvm = other.match(name).group(1)
+        if nothing or kvm:
             benchmarks.append(f"where sharing the keys, or only their lines, holds them to {span}")
-        if other.match(name).group(1):
+        if kvm:
             # Its one sentence in the README's paragraph on that host.
             readme.append(
                 f"a limiter to each goroutine, two cores gave {r(one, m('1000', 'parallel/share=nothing'))} there "
