@@ -44,8 +44,8 @@ test: vet lint unit race stress-short mutants counts
 # nineteenth's 3.53x", which must be that run's), are what the report
 # prints on each raw file and what the files hold, that make profile's
 # kept runs' tables are their bench.txt's and the shares, times and ns
-# the documents read off those runs their pprof -top summaries' and
-# bench.txt's, that each row of the benchstat tables is go tool
+# the documents read off those runs their pprof -top summaries',
+# bench.txt's and contention.txt's, that each row of the benchstat tables is go tool
 # benchstat's on the rounds it names (medians, changes, p and every
 # interval of 10% or more) and the figures of the prose around them
 # values those rounds hold, and that each in-page link of the two

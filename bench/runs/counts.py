@@ -152,13 +152,15 @@ It prints:
     round's sluice less its mutex twin, each "R× (A ÷ B)" its quotient
     (benchstat_prose; the runs whose rounds were not kept,
     BENCHSTAT_UNKEPT, are read and not held);
-  - with --check only: make profile's kept runs (<commit>-profile/ and
-    <commit>-family<N>-profile/), each run's six summaries present and,
+  - with --check only: make profile's kept runs (<commit>-profile/,
+    <commit>-family<N>-profile/ and <commit>-family<N>-kvm-clock-profile/),
+    each run's six summaries present and,
     where it kept its bench.txt, the README table's ns and handoffs its
     lines' and its cpu-id the family the directory names
-    (profile_tables); and each share, time and ns that the README's
-    and BENCHMARKS.md's paragraphs on those runs read off them, against
-    the runs' pprof -top summaries and bench.txt (PROFILE_SHARES, with
+    (profile_tables); and each share, time, ns and busy share that the
+    README's and BENCHMARKS.md's paragraphs on those runs read off them,
+    against the runs' pprof -top summaries, bench.txt and contention.txt
+    (PROFILE_SHARES, with
     every figure in %, ms or µs in those paragraphs one of them, and
     ABSENT, profile_shares);
   - the coarse clock's hot key against the fastest per-key peer from the
@@ -2292,12 +2294,14 @@ def benchstat_prose():
     return read - unkept, unkept, bad
 
 
-# make profile's runs kept as bench/runs/<commit>[-family<N>]-profile/:
+# make profile's runs kept as bench/runs/<commit>[-family<N>[-kvm-clock]]-profile/:
 # a README.md whose table gives each run's ns a decision and the handoff
 # around it, sluice's and the mutex twin's, and runN/ with the run's six
 # pprof -top summaries and, from 335574a on, its bench.txt (what it ran
-# on, then the two benchmark lines).
-PROFILE_DIR = re.compile(r"^[0-9a-f]{7}(?:-family([0-9]+))?-profile$")
+# on, then the two benchmark lines). From 9fa6129 on, bench.txt's lines
+# are those of the runs with the CPU profiler alone, and contention.txt
+# holds the lines of the runs with the mutex and block profilers.
+PROFILE_DIR = re.compile(r"^[0-9a-f]{7}(?:-family([0-9]+)(?:-kvm-clock)?)?-profile$")
 PROFILE_ROW = re.compile(r"^\| ([0-9]+) \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \|$", re.M)
 
 
@@ -2314,7 +2318,7 @@ def profile_tables():
         name = "bench/runs/" + os.path.basename(d)
         m = PROFILE_DIR.match(os.path.basename(d))
         if not m:
-            bad.append(f"{name}: not named <commit>-profile or <commit>-family<N>-profile")
+            bad.append(f"{name}: not named <commit>-profile, <commit>-family<N>-profile or <commit>-family<N>-kvm-clock-profile")
             continue
         try:
             with open(os.path.join(d, "README.md")) as fh:
@@ -2357,6 +2361,10 @@ def profile_tables():
 #   source ("bench", dir, runs, impl, field): ns or handoff, as the run's
 #     bench.txt has them (limiter_runs), or as its README table gives
 #     them where the run kept no bench.txt (8d984c2);
+#   source ("contention", dir, runs, impl, field): the same from the
+#     run's contention.txt, the run with the mutex and block profilers;
+#   source ("busy", dir, runs, impl): the share of one core that the
+#     run's CPU profile sampled, its "Total samples = 7.46s (197.98%)";
 #   form "span": "a–b" with its unit (one figure where both ends round to
 #     it), the least and the most of the runs' values; "each": the runs'
 #     values in their order, "a% and b%" or "a%, b% and c%".
@@ -2365,6 +2373,7 @@ def profile_tables():
 # summary has. ABSENT lists what a paragraph says fell below a
 # summary's top 25.
 F25, F26, SLOW = "8d984c2-profile", "335574a-family26-profile", "ec32b44-profile"
+KVM = "9fa6129-family26-kvm-clock-profile"
 CAS, PAUSE = "sync/atomic.(*Uint64).CompareAndSwap", "atomicbucket.pause"
 CLOCK, TRYONE, TAKE = "clock.scaled", "atomicbucket.(*Bucket).TryOne", "atomicbucket.(*Bucket).take"
 LOADHOME, XXH3 = "stripes.(*Stripe).LoadHome", "internal/shorthash.Sum"
@@ -2471,6 +2480,48 @@ PROFILE_SHARES = [
         ]),
     ]),
 ]
+PROFILE_SHARES += [
+    ("README.md", "On the host that keeps time by kvm-clock (three runs at `9fa6129`", [
+        ("the twin took {} ns a decision, sluice {}.", [
+            (("bench", KVM, (1, 2), "sluice-mutex", "ns"), "each"),
+            (("bench", KVM, (1, 2), "sluice", "ns"), "each"),
+        ]),
+        ("The twin's CPU profiles sampled {} of one core, sluice's {}:", [
+            (("busy", KVM, (1, 2, 3), "sluice-mutex"), "span"),
+            (("busy", KVM, (1, 2, 3), "sluice"), "span"),
+        ]),
+        ("the twin took {} ns, behind sluice's {} (", [
+            (("contention", KVM, (1, 2), "sluice-mutex", "ns"), "each"),
+            (("contention", KVM, (1, 2), "sluice", "ns"), "each"),
+        ]),
+    ]),
+    ("bench/BENCHMARKS.md", "`make profile` on this host, at `9fa6129`", [
+        ("the mutex twin took {} ns a decision at handoffs of {} ns, sluice {} at {};", [
+            (("bench", KVM, (1, 2), "sluice-mutex", "ns"), "each"),
+            (("bench", KVM, (1, 2), "sluice-mutex", "handoff"), "each"),
+            (("bench", KVM, (1, 2), "sluice", "ns"), "each"),
+            (("bench", KVM, (1, 2), "sluice", "handoff"), "each"),
+        ]),
+        ("sluice took {} ns to the twin's {}.", [
+            (("bench", KVM, (3,), "sluice", "ns"), "each"),
+            (("bench", KVM, (3,), "sluice-mutex", "ns"), "each"),
+        ]),
+        ("they sampled {} of one core, against sluice's {}.", [
+            (("busy", KVM, (1, 2, 3), "sluice-mutex"), "span"),
+            (("busy", KVM, (1, 2, 3), "sluice"), "span"),
+        ]),
+        ("`TryOne` {} flat, the CAS {}, the clock's read (`runtime.nanotime`, the runtime's clock on this host) {};", [
+            (_cpu(KVM, (1, 2), "sluice", [TRYONE]), "each"),
+            (_cpu(KVM, (1, 2), "sluice", [CAS]), "each"),
+            (_cpu(KVM, (1, 2), "sluice", ["runtime.nanotime"]), "each"),
+        ]),
+        ("(`runtime.procyieldAsm` {}).", [(_cpu(KVM, (1, 2), "sluice-mutex", [SPIN]), "each")]),
+        ("the twin took {} ns in the slow mode, sluice {}, as in the runs at `8f4dd3c`", [
+            (("contention", KVM, (1, 2), "sluice-mutex", "ns"), "each"),
+            (("contention", KVM, (1, 2), "sluice", "ns"), "each"),
+        ]),
+    ]),
+]
 # (document, words, directory, runs, summary, name): where the words say
 # that a function fell below a summary's top 25 (pprof -top -nodecount
 # 25), it has no line in those runs' summaries.
@@ -2515,6 +2566,22 @@ def share_values(source):
     vals = []
     for r in runs:
         run = os.path.join(RUNS, d, f"run{r}")
+        if kind == "busy":
+            with open(os.path.join(run, f"{source[3]}.cpu.txt")) as fh:
+                m = re.search(r"Total samples = \S+ \(([0-9.]+)%\)", fh.read())
+            if not m:
+                return f"{d}/run{r}/{source[3]}.cpu.txt: no Total samples line"
+            vals.append(float(m.group(1)))
+            continue
+        if kind == "contention":
+            impl, field = source[3:]
+            if not os.path.exists(os.path.join(run, "contention.txt")):
+                return f"{d}/run{r}: no contention.txt"
+            lines = limiter_runs(os.path.join(run, "contention.txt")).get(("hot-allow", impl, "parallel-2"), [])
+            if len(lines) != 1:
+                return f"{d}/run{r}/contention.txt: {len(lines)} lines of {impl}"
+            vals.append(lines[0][0 if field == "ns" else 1])
+            continue
         if kind == "bench":
             impl, field = source[3:]
             bench = os.path.join(run, "bench.txt")
@@ -4139,7 +4206,7 @@ def check():
         f"the {f['sections']['handoffs_named']} rounds their paragraphs on two cores say ran at a fast handoff or in the slow mode did, "
         f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
         f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, "
-        f"the {f['shares'][0]} shares, times and ns the documents read off those runs are their summaries' and bench.txt's, "
+        f"the {f['shares'][0]} shares, times and ns the documents read off those runs are their summaries', bench.txt's and contention.txt's, "
         f"the {f['benchstat'][0]} medians and verdicts of the benchstat tables are benchstat's on their rounds, "
         f"the {f['benchstat_prose'][0]} figures, differences and quotients of their prose are their rounds' "
         f"(and {f['benchstat_prose'][1]} more are read, not held, where they give runs whose rounds were not kept), and "
