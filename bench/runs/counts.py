@@ -134,7 +134,10 @@ It prints:
     the documents list those runs' figures together ("1.38×, 1.43×, 1.44×
     and 1.44× on the median") or give a span over them, each list is the
     reports' on their raw files, in the order their sections stand
-    (other_figures, other_phrases); and what "Another machine" says of
+    (other_figures, other_phrases), and on a host under another
+    clocksource the README's verdict on the mutex twin on a hot key on
+    two goroutines, over its full runs' and make benchstat's rounds
+    (hot_twin_phrase); and what "Another machine" says of
     its BenchmarkAllowKeysSharing runs (the medians and their ratios,
     sharing_phrases; the README's "Taken apart" the same of the history's
     run kept as <commit>-sharing.txt, and counted_sharing's spans of the
@@ -1847,8 +1850,35 @@ def other_figures(texts):
                 "slow": sum(1 for v in handoffs([f]) if FAST <= v <= STALLED),
                 "fast_1k": [s / p for s, p, h in rounds(f, "keys-1k") if h is not None and h < FAST],
                 "slow_1k": [s / p for s, p, h in rounds(f, "keys-1k") if h is not None and h >= FAST],
+                "hot_twin": hot_twin_rounds(f),
             })
     return out
+
+
+def hot_twin_rounds(path):
+    """Each round of one admitted hot key on two goroutines in a raw file:
+    (sluice's ns, its handoff, the mutex twin's ns, its handoff)."""
+    got = limiter_runs(path)
+    ours, twin = (got.get(("hot-allow", impl, "parallel-2"), []) for impl in ("sluice", "sluice-mutex"))
+    return [(a, ah, b, bh) for (a, ah), (b, bh) in zip(ours, twin) if ah is not None and bh is not None]
+
+
+def hot_twin_phrase(rows):
+    """The README's verdict on the mutex twin against sluice on a hot key
+    on two goroutines, over the rounds of a host's full runs and its make
+    benchstat runs: the twin ahead in every round where both ran in the
+    slow mode, behind in every one where both ran at fast handoffs. A
+    round that breaks the pattern, or one where the two ran in different
+    modes, makes a phrase no document holds, so the sentence must be
+    written anew."""
+    slow = [r for r in rows if r[1] >= FAST and r[3] >= FAST]
+    fast = [r for r in rows if r[1] < FAST and r[3] < FAST]
+    if len(slow) + len(fast) != len(rows) or any(b >= a for a, _, b, _ in slow) or any(a >= b for a, _, b, _ in fast):
+        return "(the twin's rounds do not split by mode as the paragraph says)"
+    low = min(min(ah, bh) for _, ah, _, bh in slow)
+    return (f"the mutex twin was ahead of sluice in all {words(len(slow))} rounds of the full runs and of `make "
+            f"benchstat` where both ran in the slow mode (handoffs of {low:.1f} ns and over), and behind it in all "
+            f"{words(len(fast))} where both ran at fast handoffs")
 
 
 def other_phrases(others):
@@ -1879,6 +1909,9 @@ def other_phrases(others):
                    f"at a fast handoff" if k else "no round at a fast handoff")
                 + f"), 1M keys {lst('1m', '×')}",
             ]
+            stats = glob.glob(os.path.join(RUNS, machine_file("[0-9a-f]" * 7, fam).removesuffix(".txt") + "-benchstat.txt"))
+            readme.append(hot_twin_phrase([row for r in group for row in r["hot_twin"]]
+                                          + [row for f in sorted(stats) for row in hot_twin_rounds(f)]))
             continue
         fast = f"{min(fast):.2f}–{max(fast):.2f}×"
         held = joined([f"{r['held']:.5f}".rstrip("0") for r in group])
