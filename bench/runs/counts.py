@@ -1909,6 +1909,9 @@ def other_phrases(others):
                    f"at a fast handoff" if k else "no round at a fast handoff")
                 + f"), 1M keys {lst('1m', '×')}",
             ]
+            # The README's opening, where it falls short.
+            readme.append(f"on a host that keeps time by {fam.partition(' under ')[2]}, where a line took "
+                          f"{span('handoff')} ns to cross on the medians, {n} full runs read {span('1k', '×')}")
             stats = glob.glob(os.path.join(RUNS, machine_file("[0-9a-f]" * 7, fam).removesuffix(".txt") + "-benchstat.txt"))
             readme.append(hot_twin_phrase([row for r in group for row in r["hot_twin"]]
                                           + [row for f in sorted(stats) for row in hot_twin_rounds(f)]))
