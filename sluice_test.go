@@ -109,6 +109,32 @@ func TestTimeline(t *testing.T) {
 	}
 }
 
+// A Limiter that New did not make panics, as its doc comment says, on the
+// decision path and off it, rather than deciding on a table it lacks.
+func TestUnmadeLimiterPanics(t *testing.T) {
+	calls := map[string]func(l *Limiter){
+		"Allow":  func(l *Limiter) { l.Allow("k") },
+		"AllowN": func(l *Limiter) { l.AllowN("k", 1) },
+		"Wait":   func(l *Limiter) { l.Wait(context.Background(), "k", 1) },
+		"Len":    func(l *Limiter) { l.Len() },
+	}
+	for _, made := range []struct {
+		name string
+		l    *Limiter
+	}{{"nil", nil}, {"zero", new(Limiter)}} {
+		for name, call := range calls {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s on a %s Limiter returned", name, made.name)
+					}
+				}()
+				call(made.l)
+			}()
+		}
+	}
+}
+
 func TestInvalidCost(t *testing.T) {
 	l := newLimiter(t, Per(1, time.Second), 1)
 	for _, n := range []int{0, -1} {
