@@ -45,12 +45,12 @@ test: vet lint unit race stress-short mutants counts
 # prints on each raw file and what the files hold, that make profile's
 # kept runs' tables are their bench.txt's and the shares, times and ns
 # the documents read off those runs their pprof -top summaries',
-# bench.txt's and contention.txt's, that each row of the benchstat tables is go tool
-# benchstat's on the rounds it names (medians, changes, p and every
-# interval of 10% or more) and the figures of the prose around them
-# values those rounds hold, and that each in-page link of the two
-# documents names a heading. It needs python3: where there is none it is
-# skipped, except in CI, which installs it.
+# bench.txt's and contention.txt's, that each row of the benchstat
+# tables is go tool benchstat's on the rounds it names (medians,
+# changes, p and every interval of 10% or more) and the figures of the
+# prose around them values those rounds hold, and that each in-page link
+# of the two documents names a heading. It needs python3: where there is
+# none it is skipped, except in CI, which installs it.
 counts:
 	@if command -v python3 >/dev/null 2>&1; then GO=$(GO) python3 bench/runs/counts.py --check; \
 	elif [ -n "$$CI" ]; then echo "counts: python3 not found"; exit 1; \

@@ -156,9 +156,10 @@ type stripe = stripes.Stripe[atomicbucket.Bucket, *atomicbucket.Bucket]
 // Limiter decides requests per key. It is safe for concurrent use. Create
 // it with New and stop its sweeper with Close. A Limiter that New did not
 // make (a nil pointer, or the zero value) has no table or clock, and its
-// methods panic: Allow is the hot path, and a check there for a limiter
-// that was never made would be paid on every decision to catch a mistake
-// the first call shows.
+// methods panic, but for the zero value's Burst, which reports 0: Allow
+// is the hot path, and a check there for a limiter that was never made
+// would be paid on every decision to catch a mistake the first call
+// shows.
 type Limiter struct {
 	limit atomicbucket.Limit
 	clock clock.Clock

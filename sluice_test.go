@@ -110,19 +110,31 @@ func TestTimeline(t *testing.T) {
 }
 
 // A Limiter that New did not make panics, as its doc comment says, on the
-// decision path and off it, rather than deciding on a table it lacks.
+// decision path and off it, rather than deciding on a table it lacks; the
+// zero value's Burst alone reports 0.
 func TestUnmadeLimiterPanics(t *testing.T) {
 	calls := map[string]func(l *Limiter){
-		"Allow":  func(l *Limiter) { l.Allow("k") },
-		"AllowN": func(l *Limiter) { l.AllowN("k", 1) },
-		"Wait":   func(l *Limiter) { l.Wait(context.Background(), "k", 1) },
-		"Len":    func(l *Limiter) { l.Len() },
+		"Allow":   func(l *Limiter) { l.Allow("k") },
+		"AllowN":  func(l *Limiter) { l.AllowN("k", 1) },
+		"AllowAt": func(l *Limiter) { l.AllowAt("k", 1, 0) },
+		"Wait":    func(l *Limiter) { l.Wait(context.Background(), "k", 1) },
+		"Len":     func(l *Limiter) { l.Len() },
+		"Stats":   func(l *Limiter) { l.Stats() },
+		"Now":     func(l *Limiter) { l.Now() },
+		"Close":   func(l *Limiter) { l.Close() },
+		"Burst":   func(l *Limiter) { l.Burst() },
 	}
 	for _, made := range []struct {
 		name string
 		l    *Limiter
 	}{{"nil", nil}, {"zero", new(Limiter)}} {
 		for name, call := range calls {
+			if made.l != nil && name == "Burst" {
+				if b := made.l.Burst(); b != 0 {
+					t.Errorf("Burst on a zero Limiter: %d, want 0", b)
+				}
+				continue
+			}
 			func() {
 				defer func() {
 					if recover() == nil {

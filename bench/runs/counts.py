@@ -157,15 +157,14 @@ It prints:
     BENCHSTAT_UNKEPT, are read and not held);
   - with --check only: make profile's kept runs (<commit>-profile/,
     <commit>-family<N>-profile/ and <commit>-family<N>-kvm-clock-profile/),
-    each run's six summaries present and,
-    where it kept its bench.txt, the README table's ns and handoffs its
+    each run's six summaries present and, where it kept its bench.txt,
+    the README table's ns and handoffs its
     lines' and its cpu-id the family the directory names
     (profile_tables); and each share, time, ns and busy share that the
     README's and BENCHMARKS.md's paragraphs on those runs read off them,
     against the runs' pprof -top summaries, bench.txt and contention.txt
-    (PROFILE_SHARES, with
-    every figure in %, ms or µs in those paragraphs one of them, and
-    ABSENT, profile_shares);
+    (PROFILE_SHARES, with every figure in %, ms or µs in those
+    paragraphs one of them, and ABSENT, profile_shares);
   - the coarse clock's hot key against the fastest per-key peer from the
     twenty-seventh run on (FIRST_LOCATE, fe6ad05's decision path), as the
     report prints it on each raw file: the medians' span, the peer's and
@@ -2519,8 +2518,6 @@ PROFILE_SHARES = [
             (("pprof", F26, (1, 2, 3), "sluice.mutex", ["runtime.unlock"], "flat"), "span"),
         ]),
     ]),
-]
-PROFILE_SHARES += [
     ("README.md", "On the host that keeps time by kvm-clock (three runs at `9fa6129`", [
         ("the twin took {} ns a decision, sluice {}.", [
             (("bench", KVM, (1, 2), "sluice-mutex", "ns"), "each"),
