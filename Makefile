@@ -245,9 +245,10 @@ benchstat: $(BENCH_BIN)
 # processor and the handoff it ran at; the second with the mutex and block
 # profilers, whose lines go to contention.txt. They are apart because the
 # mutex profiler records every contended lock, a stack walk inside the
-# twin's Unlock, and so slows the twin alone: its lines do not time the two
-# alike. A benchmark or a summary that fails stops it (pipefail alone would
-# leave the loop going).
+# twin's Unlock, and in the kvm-clock host's slow mode it slowed the twin
+# alone (bench/runs/9fa6129-family26-kvm-clock-profile): those lines do
+# not time the two alike. A benchmark or a summary that fails stops it
+# (pipefail alone would leave the loop going).
 profile: $(BENCH_BIN)
 	@mkdir -p $(OUT)/profile
 	@$(RAN_ON) > $(OUT)/profile/bench.txt

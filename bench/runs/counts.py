@@ -2610,23 +2610,16 @@ def share_values(source):
                 return f"{d}/run{r}/{source[3]}.cpu.txt: no Total samples line"
             vals.append(float(m.group(1)))
             continue
-        if kind == "contention":
+        if kind in ("bench", "contention"):
             impl, field = source[3:]
-            if not os.path.exists(os.path.join(run, "contention.txt")):
-                return f"{d}/run{r}: no contention.txt"
-            lines = limiter_runs(os.path.join(run, "contention.txt")).get(("hot-allow", impl, "parallel-2"), [])
-            if len(lines) != 1:
-                return f"{d}/run{r}/contention.txt: {len(lines)} lines of {impl}"
-            vals.append(lines[0][0 if field == "ns" else 1])
-            continue
-        if kind == "bench":
-            impl, field = source[3:]
-            bench = os.path.join(run, "bench.txt")
-            if os.path.exists(bench):
-                lines = limiter_runs(bench).get(("hot-allow", impl, "parallel-2"), [])
+            name = "bench.txt" if kind == "bench" else "contention.txt"
+            if os.path.exists(os.path.join(run, name)):
+                lines = limiter_runs(os.path.join(run, name)).get(("hot-allow", impl, "parallel-2"), [])
                 if len(lines) != 1:
-                    return f"{d}/run{r}/bench.txt: {len(lines)} lines of {impl}"
+                    return f"{d}/run{r}/{name}: {len(lines)} lines of {impl}"
                 vals.append(lines[0][0 if field == "ns" else 1])
+            elif kind == "contention":
+                return f"{d}/run{r}: no contention.txt"
             else:
                 with open(os.path.join(RUNS, d, "README.md")) as fh:
                     row = {int(w[0]): w[1:] for w in PROFILE_ROW.findall(fh.read())}.get(r)
