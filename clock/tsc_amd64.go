@@ -17,11 +17,8 @@ func cpuid(leaf uint32) (a, b, c, d uint32)
 // (its clocksource is "tsc"), which it only does after checking that the
 // counters of all cores agree, and stops doing if they drift apart.
 func counterUsable() error {
-	if max, _, _, _ := cpuid(0x80000000); max < 0x80000007 {
-		return errors.New("clock: the processor does not report an invariant TSC")
-	}
-	if _, _, _, d := cpuid(0x80000007); d&(1<<8) == 0 {
-		return errors.New("clock: the processor's TSC is not invariant")
+	if err := counterInvariant(); err != nil {
+		return err
 	}
 	src, err := os.ReadFile("/sys/devices/system/clocksource/clocksource0/current_clocksource")
 	if err != nil {
@@ -29,6 +26,20 @@ func counterUsable() error {
 	}
 	if s := strings.TrimSpace(string(src)); s != "tsc" {
 		return errors.New("clock: the kernel keeps time by " + s + ", not the TSC")
+	}
+	return nil
+}
+
+// counterInvariant reports whether the processor says its time-stamp
+// counter ticks at a constant rate in every power state. Alone it says
+// nothing of whether the counters of different cores agree: that is what
+// the kernel's clocksource adds.
+func counterInvariant() error {
+	if max, _, _, _ := cpuid(0x80000000); max < 0x80000007 {
+		return errors.New("clock: the processor does not report an invariant TSC")
+	}
+	if _, _, _, d := cpuid(0x80000007); d&(1<<8) == 0 {
+		return errors.New("clock: the processor's TSC is not invariant")
 	}
 	return nil
 }

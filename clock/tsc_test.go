@@ -163,13 +163,42 @@ func TestCounterSkew(t *testing.T) {
 	}
 }
 
+// onRealCounter readies the calling goroutine to read the real counter,
+// or skips t where it cannot be tested. Where the kernel keeps time by the
+// counter, it has checked that every core's counter agrees, and nothing
+// more is needed. Where the processor's counter is invariant but the
+// kernel keeps time by another clock (a VM whose host marks the TSC
+// unstable, as under kvm-clock), one core's counter still ticks at one
+// rate and only the cores' agreement is in doubt: the goroutine is locked
+// to a thread pinned to one CPU, so that the counter code is tested on
+// the real counter there too, rather than skipped. It returns that CPU, or
+// -1, for the goroutines a test starts, and the unpin to defer.
+func onRealCounter(t *testing.T) (cpu int, unpin func()) {
+	t.Helper()
+	why := counterUsable()
+	if why == nil {
+		return -1, func() {}
+	}
+	if err := counterInvariant(); err != nil {
+		t.Skip(err)
+	}
+	cpu, err := allowedCPU()
+	if err == nil {
+		unpin, err = pinTo(cpu)
+	}
+	if err != nil {
+		t.Skipf("%v, and the test cannot pin itself to one CPU: %v", why, err)
+	}
+	t.Logf("%v: the counter is read on CPU %d alone", why, cpu)
+	return cpu, unpin
+}
+
 // The real counter against the real monotonic clock: every reading lies
 // between monotonic readings taken just before and just after it, give or
 // take the calibration error; a preemption only widens the bracket.
 func TestCounterTracksMono(t *testing.T) {
-	if err := counterUsable(); err != nil {
-		t.Skip(err)
-	}
+	_, unpin := onRealCounter(t)
+	defer unpin()
 	m := NewMono()
 	c := newCounter(rdtsc, m.Now)
 	const slack = 20 * time.Microsecond
@@ -196,17 +225,26 @@ func TestCounterTracksMono(t *testing.T) {
 
 // Many goroutines read while the clock calibrates and recalibrates (run it
 // under -race). Each sees time go forward, save for steps back no longer
-// than a sample's width where calibration ends.
+// than a sample's width where calibration ends. Where onRealCounter pins
+// the test to one CPU, the goroutines share it: they still interleave,
+// preempted, and the race detector sees their accesses as it does on many.
 func TestCounterConcurrent(t *testing.T) {
-	if err := counterUsable(); err != nil {
-		t.Skip(err)
-	}
+	cpu, unpin := onRealCounter(t)
+	defer unpin()
 	c := newCounter(rdtsc, NewMono().Now)
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if cpu >= 0 {
+				unpin, err := pinTo(cpu)
+				if err != nil {
+					t.Errorf("pinning a reader to CPU %d: %v", cpu, err)
+					return
+				}
+				defer unpin()
+			}
 			prev := c.Now()
 			for end := prev + 300*time.Millisecond; prev < end; {
 				v := c.Now()
@@ -239,9 +277,8 @@ func TestDefault(t *testing.T) {
 // whose span has passed, and one based ahead of the counter (Now's
 // calibration path handles all three).
 func TestTryNow(t *testing.T) {
-	if err := counterUsable(); err != nil {
-		t.Skip(err)
-	}
+	_, unpin := onRealCounter(t)
+	defer unpin()
 	c := newCounter(rdtsc, NewMono().Now)
 	if v, ok := c.TryNow(); ok {
 		t.Fatalf("the zero scale read %v", v)
