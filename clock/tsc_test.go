@@ -167,12 +167,12 @@ func TestCounterSkew(t *testing.T) {
 // or skips t where it cannot be tested. Where the kernel keeps time by the
 // counter, it has checked that every core's counter agrees, and nothing
 // more is needed. Where the processor's counter is invariant but the
-// kernel keeps time by another clock (a VM whose host marks the TSC
-// unstable, as under kvm-clock), one core's counter still ticks at one
-// rate and only the cores' agreement is in doubt: the goroutine is locked
-// to a thread pinned to one CPU, so that the counter code is tested on
-// the real counter there too, rather than skipped. It returns that CPU, or
-// -1, for the goroutines a test starts, and the unpin to defer.
+// kernel keeps time by another clock (a VM booted with the TSC marked
+// unstable, keeping time by kvm-clock), one core's counter still ticks at
+// one rate and only the cores' agreement is in doubt: the goroutine is
+// locked to a thread pinned to one CPU, so that the counter code is tested
+// on the real counter there too, rather than skipped. It returns that CPU,
+// or -1, for the goroutines a test starts, and the unpin to defer.
 func onRealCounter(t *testing.T) (cpu int, unpin func()) {
 	t.Helper()
 	why := counterUsable()
