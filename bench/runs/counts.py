@@ -158,8 +158,8 @@ It prints:
   - with --check only: make profile's kept runs (<commit>-profile/,
     <commit>-family<N>-profile/ and <commit>-family<N>-kvm-clock-profile/),
     each run's six summaries present and, where it kept its bench.txt,
-    the README table's ns and handoffs its
-    lines' and its cpu-id the family the directory names
+    the README table's ns and handoffs its lines' and its cpu-id the
+    family the directory names
     (profile_tables); and each share, time, ns and busy share that the
     README's and BENCHMARKS.md's paragraphs on those runs read off them,
     against the runs' pprof -top summaries, bench.txt and contention.txt
@@ -883,8 +883,8 @@ def opening_against_report(opening, path, text):
     compare it with another run's); and where the raw file opens with the
     Go and the date it was run on (make bench writes them), those, and
     the processor's family and the kernel's clocksource where it names
-    them. What disagrees, and the
-    commit the raw file names, if it names one."""
+    them. What disagrees, and the commit the raw file names, if it names
+    one."""
     body = " ".join(opening.split())
     report = re.search(r"median ([0-9.]+) ns, ([0-9.]+) to ([0-9.]+) over ([0-9]+) benchmarks", text)
     machine = re.search(r"arithmetic alone.*: ([0-9.]+)×", text)
@@ -1811,12 +1811,12 @@ def other_figures(texts):
     """The full runs on each other processor (other_runs), in the order
     their sections stand, as the documents list them together: from the
     report on each (texts), the hot key's ratio to the fastest per-key
-    peer, the peer's ns and sluice's, the coarse clock's ratio and ns, two cores
-    on 1,000 keys and on 1M keys and sluice's serial ns of each, the
-    default clock's floor, the median handoff, BenchmarkMiss; from the raw
-    file, how many parallel benchmarks ran in the slow mode, the floor's
-    median over the rounds the report holds (held_floor), and the
-    1,000-key rounds at fast handoffs. By family: a list of dicts."""
+    peer, the peer's ns and sluice's, the coarse clock's ratio and ns,
+    two cores on 1,000 keys and on 1M keys and sluice's serial ns of
+    each, the default clock's floor, the median handoff, BenchmarkMiss;
+    from the raw file, how many parallel benchmarks ran in the slow mode,
+    the floor's median over the rounds the report holds (held_floor), and
+    the 1,000-key rounds at fast handoffs. By family: a list of dicts."""
     order = [k[1:] for k in run_sections() if len(k) == 3]
     by = {}
     for f in other_runs():
