@@ -73,13 +73,13 @@ It prints:
     benchmarks in the slow mode and over a microsecond, and
     BenchmarkMachine's ratio, and the Go and date where the raw file
     names them, and the minutes it says it began after an earlier run
-    ("begun 45 minutes after the hundred and second"), from the two raw
-    files' dates; from the fifty-sixth on, the running count of the
-    1,000-key rounds it gives ("now 121 rounds in fifty-six runs, ...",
-    and those since the rule was set), as the rule counts them over the
-    runs up to it; and wherever a section gives it, its running count of
-    the 1M-key rounds inside 1.85-2.31x ("now 98 of 112 inside
-    1.85–2.31×"); and in each section from the twenty-fifth on (the
+    ("begun 45 minutes after the hundred and second", begun_against),
+    from the two raw files' dates; from the fifty-sixth on, the running
+    count of the 1,000-key rounds it gives ("now 121 rounds in fifty-six
+    runs, ...", and those since the rule was set), as the rule counts
+    them over the runs up to it; and wherever a section gives it, its
+    running count of the 1M-key rounds inside 1.85-2.31x ("now 98 of 112
+    inside 1.85–2.31×"); and in each section from the twenty-fifth on (the
     twenty-sixth's too), each figure in ns that its prose gives, which
     must be a value the run's raw file or report holds, or one that
     NS_ELSEWHERE lists as taken from elsewhere (ns_against_run), and
@@ -787,6 +787,9 @@ def half_unit(figure):
 
 # A figure as the documents and the report write one: digits, a point, digits.
 FIGURE = re.compile(r"[0-9]+\.[0-9]+")
+# A figure in ns, where Go's testing prints 1,000 ns and more without a
+# point ("810.9–1019", "serially 703.1–1063 ns").
+NS_FIGURE = re.compile(r"[0-9]+\.[0-9]+|(?<![0-9.])[0-9]{4,}(?![0-9.])")
 
 
 def rounds_to(written, value):
@@ -1571,16 +1574,10 @@ def sections_against_reports(full, texts):
             k, wrong = running_1k(body, got, i)
             n["running"] += k
             bad += [f"{where}: {d}" for d in wrong]
-        # "begun 45 minutes after the hundred and second": start to start,
-        # by the dates the two raw files open with, to the nearest minute.
-        for m in re.finditer(r"begun ([0-9]+) minutes after the ([a-z -]+?)(?=[,;.)])", body):
-            n["begun"] += 1
-            earlier = [j for j in range(1, i) if ordinal(j) == m.group(2)]
-            began = [raw_date(os.path.join(RUNS, c + ".txt")) for c in (full[earlier[0] - 1] if earlier else None, commit) if c]
-            if len(began) != 2 or None in began:
-                bad.append(f"{where}: {m.group(0)!r} names no earlier run whose raw file and this one's give the date they began")
-            elif round((began[1] - began[0]).total_seconds() / 60) != int(m.group(1)):
-                bad.append(f"{where}: {m.group(0)!r}, where the raw files began {began[1] - began[0]} apart")
+        earlier = {ordinal(j): (os.path.join(RUNS, c + ".txt"), sections.get((ordinal(j), c), "")) for j, c in enumerate(full[: i - 1], 1)}
+        k, wrong = begun_against(body, os.path.join(RUNS, commit + ".txt"), earlier)
+        n["begun"] += k
+        bad += [f"{where}: {d}" for d in wrong]
         # "now 98 of 112 inside 1.85–2.31×": the 1M rounds counted up to this run.
         upto = [r for o, _, _, r in rounds_1m if o <= i]
         want = (str(sum(map(inside_1m, upto))), str(len(upto)))
@@ -1589,6 +1586,39 @@ def sections_against_reports(full, texts):
             if m.groups() != want:
                 bad.append(f"{where}: the 1M count writes {m.group(0)!r}, the rounds counted up to it are {want[0]} of {want[1]}")
     return bad, n
+
+
+# When a run's opening says it began after an earlier one: "begun 45
+# minutes after the hundred and second" and "27 minutes after the sixth
+# began" (start to start), "begun 18 minutes after the sixth ended" (from
+# the earlier one's start plus the time its own opening gives it, "(16m27s,
+# "). Each to the nearest minute, by the dates the raw files open with.
+BEGUN = re.compile(r"\b([0-9]+) minutes after the ([a-z -]+?)( ended| began)?(?=[,;.)])")
+TOOK = re.compile(r"\(([0-9]+)m([0-9]+)s, ")
+
+
+def begun_against(body, path, earlier):
+    """Each BEGUN phrase of a section (body, its text on one line) whose
+    raw file is path, against the raw files' dates (raw_date); earlier
+    maps an earlier run's ordinal, as the phrase names it, to its raw
+    file and its section. How many were read, and what disagrees."""
+    bad, k = [], 0
+    for m in BEGUN.finditer(body):
+        k += 1
+        raw, section = earlier.get(m.group(2), (None, ""))
+        began = [raw_date(f) for f in (raw, path) if f and os.path.exists(f)]
+        took = TOOK.search(" ".join(section.split()))
+        if len(began) != 2 or None in began:
+            bad.append(f"{m.group(0)!r} names no earlier run whose raw file and this one's give the date they began")
+            continue
+        if m.group(3) == " ended":
+            if took is None:
+                bad.append(f"{m.group(0)!r}: the {m.group(2)}'s section gives no time it took, \"(NmNNs, \"")
+                continue
+            began[0] += datetime.timedelta(minutes=int(took.group(1)), seconds=int(took.group(2)))
+        if round((began[1] - began[0]).total_seconds() / 60) != int(m.group(1)):
+            bad.append(f"{m.group(0)!r}, where the raw files give {began[1] - began[0]}")
+    return k, bad
 
 
 # A ratio that the documents give as another full run's: "the
@@ -1781,9 +1811,11 @@ def series_machine(files):
 def others_against_reports(texts, n):
     """Each full run on another processor (other_runs) against its own
     section, "A <ordinal> full run on family N, at `commit`", by
-    section_against_run, which adds what it reads to n; each such
-    heading must have its raw file, and a family's headings must run
-    first, second, ... in the order they stand. What disagrees."""
+    section_against_run, which adds what it reads to n, and the minutes
+    its opening says it began after an earlier run of the family
+    (begun_against); each such heading must have its raw file, and a
+    family's headings must run first, second, ... in the order they
+    stand. What disagrees."""
     sections = {k: v for k, v in run_sections().items() if len(k) == 3}
     bad = []
     for f in other_runs():
@@ -1798,6 +1830,11 @@ def others_against_reports(texts, n):
             bad.append(f"{where}: {len(keys)} sections headed \"A ... full run on family {fam}, at `{commit}`\", not one")
             continue
         bad += section_against_run(sections[keys[0]], commit, raw, texts, raw, where, n)
+        own = [k for k in sections if k[2] == fam]
+        earlier = {k[0]: (os.path.join(RUNS, machine_file(k[1], fam)), sections[k]) for k in own[: own.index(keys[0])]}
+        k, wrong = begun_against(" ".join(sections[keys[0]].split()), f, earlier)
+        n["begun"] += k
+        bad += [f"{where}: {d}" for d in wrong]
     for fam in sorted({k[2] for k in sections}):
         for j, (o, commit, _) in enumerate((k for k in sections if k[2] == fam), 1):
             if o != ordinal(j):
@@ -1868,20 +1905,35 @@ def hot_twin_phrase(rows):
     benchstat runs: in how many of the rounds where both ran in the slow
     mode the twin was ahead, the least handoff among them, and in how
     many of those where both ran at fast handoffs it was behind ("all
-    eight", "twenty-one of the twenty-two"). A round where the two ran
-    in different modes makes a phrase no document holds, so the sentence
-    must be written anew."""
+    eight", "twenty-one of the twenty-two"); and where the two ran in
+    different modes, in how many of those rounds it was behind ("and in
+    the one where sluice ran at a fast handoff and the twin in the slow
+    mode")."""
     slow = [r for r in rows if r[1] >= FAST and r[3] >= FAST]
     fast = [r for r in rows if r[1] < FAST and r[3] < FAST]
-    if len(slow) + len(fast) != len(rows) or not slow or not fast:
+    if not slow or not fast:
         return "(the twin's rounds do not split by mode as the paragraph says)"
     count = lambda k, n: f"all {words(n)}" if k == n else f"{words(k)} of the {words(n)}"
     ahead = sum(1 for a, _, b, _ in slow if b < a)
     behind = sum(1 for a, _, b, _ in fast if a < b)
     low = min(min(ah, bh) for _, ah, _, bh in slow)
-    return (f"the mutex twin was ahead of sluice in {count(ahead, len(slow))} rounds of the full runs and of `make "
-            f"benchstat` where both ran in the slow mode (handoffs of {low:.1f} ns and over), and behind it in "
-            f"{count(behind, len(fast))} where both ran at fast handoffs")
+    phrase = (f"the mutex twin was ahead of sluice in {count(ahead, len(slow))} rounds of the full runs and of `make "
+              f"benchstat` where both ran in the slow mode (handoffs of {low:.1f} ns and over), and behind it in "
+              f"{count(behind, len(fast))} where both ran at fast handoffs")
+    for first, second, these in (
+        ("sluice", "the twin", [r for r in rows if r[1] < FAST <= r[3]]),
+        ("the twin", "sluice", [r for r in rows if r[3] < FAST <= r[1]]),
+    ):
+        if not these:
+            continue
+        where = (f"the one where {first} ran at a fast handoff" if len(these) == 1
+                 else f"the {words(len(these))} where {first} ran at fast handoffs") + f" and {second} in the slow mode"
+        behind = sum(1 for a, _, b, _ in these if a < b)
+        if behind == len(these):
+            phrase += f", and in {where}" if len(these) == 1 else f", and in all {where.removeprefix('the ')}"
+        else:
+            phrase += f"; it was behind in {words(behind)} of {where}" if behind else f"; it was ahead in {where}"
+    return phrase
 
 
 def other_phrases(others):
@@ -3279,7 +3331,7 @@ def twin_against_run(section, path, stripes=True, clauses=True):
             handoffs, or sluice's "at fast handoffs"), else each one of
             them. How many figures were read."""
             got = 0
-            for m in re.finditer(rf"({FIGURE.pattern})–({FIGURE.pattern})(?: ns)?( at fast handoffs)? against ({FIGURE.pattern})–({FIGURE.pattern})", text):
+            for m in re.finditer(rf"({NS_FIGURE.pattern})–({NS_FIGURE.pattern})(?: ns)?( at fast handoffs)? against ({NS_FIGURE.pattern})–({NS_FIGURE.pattern})", text):
                 got += 4
                 for lo, hi, side, fast in ((m.group(1), m.group(2), ours, m.group(3)), (m.group(4), m.group(5), twin, None)):
                     these = [side[i] for i in rounds if i < n]
@@ -3455,7 +3507,7 @@ def twin_against_run(section, path, stripes=True, clauses=True):
         if " on the median" in text or (how == "serially, sluice's beside it" and " on the median" in serial):
             # "serially 477.7 ns on the median against sluice's 429.8".
             values = [statistics.median(values)] if values else []
-        got = FIGURE.findall(text)
+        got = NS_FIGURE.findall(text)
         figures += len(got)
         ends = [values[0], values[-1]] if "–" in text and values else values
         if len(got) != len(ends) or not all(rounds_to(g, v) for g, v in zip(sorted(got, key=float), ends)):
@@ -3775,7 +3827,7 @@ def figures():
         ),
         (
             f"their sections in the history (of the twenty-sixth's, its prose alone) against the same: "
-            f"{n['rows']} rows, {n['openings']} opening paragraphs, {n['begun']} times from an earlier run's start, "
+            f"{n['rows']} rows, {n['openings']} opening paragraphs, {n['begun']} times after an earlier run, "
             f"{n['running']} running counts of the 1,000-key "
             f"and 1M-key rounds, {n['ns']} figures in ns and {n['scaled']} ratios of the floor reference's 1,000 keys "
             f"and a denied hot key, {n['arrows']} pairs of serial and two-core ns, {n['spans']} spans of the "
