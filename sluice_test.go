@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/internal/clocktest"
 	"github.com/seed997/sluice/sweeper"
 )
 
@@ -913,6 +914,80 @@ func TestNowAndBurst(t *testing.T) {
 	}
 	if l.Burst() != 5 {
 		t.Fatalf("Burst = %d, want 5", l.Burst())
+	}
+}
+
+// counterClock is the processor-counter clock that clock.Default gives
+// wherever the kernel keeps time by the TSC, and with it the unpin to
+// defer. Where clock.NewCounter refuses because the kernel keeps time by
+// another clock but the counter is invariant (a VM under kvm-clock, where
+// CI may run), it is built without that check, and the calling goroutine
+// is locked to a thread pinned to one CPU, whose counter ticks at one
+// rate: otherwise Allow's and AllowN's branch for the counter clock would
+// go untested there. It skips t where there is no invariant counter.
+func counterClock(t *testing.T) (*clock.Counter, func()) {
+	t.Helper()
+	c, why := clock.NewCounter()
+	if why == nil {
+		return c, func() {}
+	}
+	v, err := clocktest.Unchecked()
+	if err != nil {
+		t.Skip(err)
+	}
+	cpu, err := clocktest.AllowedCPU()
+	var unpin func()
+	if err == nil {
+		unpin, err = clocktest.PinTo(cpu)
+	}
+	if err != nil {
+		t.Skipf("%v, and the test cannot pin itself to one CPU: %v", why, err)
+	}
+	t.Logf("%v: the counter is read on CPU %d alone", why, cpu)
+	return v.(*clock.Counter), unpin
+}
+
+// TestCounterClockDecides: on the counter clock, Allow and AllowN (each
+// with its own copy of the clock's branch) admit a key of one token every
+// 40ms no sooner than the monotonic clock says it has come, while the
+// counter calibrates and after. Two admissions bracketed by monotonic
+// readings are at least 40ms apart, less the two readings' disagreement
+// (20µs is asserted in package clock); 1ms is allowed. Planted by hand,
+// either branch reading the counter at twice its rate failed it, and so
+// did Allow's reading 50ms ahead where the scale sends it to Now.
+func TestCounterClockDecides(t *testing.T) {
+	c, unpin := counterClock(t)
+	defer unpin()
+	const every, slack = 40 * time.Millisecond, time.Millisecond
+	mono := time.Now()
+	since := func() time.Duration { return time.Since(mono) }
+	for _, call := range []struct {
+		name   string
+		decide func(l *Limiter) bool
+	}{
+		{"Allow", func(l *Limiter) bool { return l.Allow("k") }},
+		{"AllowN", func(l *Limiter) bool { d, err := l.AllowN("k", 1); return err == nil && d.OK() }},
+	} {
+		// An hour's TTL: the sweeper, whose goroutine is not pinned, reads
+		// the clock only at its ticks, minutes apart.
+		l := newLimiter(t, Per(1, every), 1, WithClock(c), WithIdleTTL(time.Hour))
+		var admitted []struct{ lo, hi time.Duration }
+		for deadline := since() + 10*time.Second; len(admitted) < 6; {
+			lo := since()
+			ok := call.decide(l)
+			hi := since()
+			if ok {
+				admitted = append(admitted, struct{ lo, hi time.Duration }{lo, hi})
+			}
+			if hi > deadline {
+				t.Fatalf("%s: %d admissions in 10s at one every %v", call.name, len(admitted), every)
+			}
+		}
+		for i := 1; i < len(admitted); i++ {
+			if gap := admitted[i].hi - admitted[i-1].lo; gap < every-slack {
+				t.Errorf("%s: admissions %d and %d at most %v apart, want %v", call.name, i-1, i, gap, every)
+			}
+		}
 	}
 }
 

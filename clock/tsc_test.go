@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seed997/sluice/internal/clocktest"
 )
 
 // fakeCounter is a counter and a monotonic clock driven by the test: the
@@ -182,9 +184,9 @@ func onRealCounter(t *testing.T) (cpu int, unpin func()) {
 	if err := counterInvariant(); err != nil {
 		t.Skip(err)
 	}
-	cpu, err := allowedCPU()
+	cpu, err := clocktest.AllowedCPU()
 	if err == nil {
-		unpin, err = pinTo(cpu)
+		unpin, err = clocktest.PinTo(cpu)
 	}
 	if err != nil {
 		t.Skipf("%v, and the test cannot pin itself to one CPU: %v", why, err)
@@ -238,7 +240,7 @@ func TestCounterConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			if cpu >= 0 {
-				unpin, err := pinTo(cpu)
+				unpin, err := clocktest.PinTo(cpu)
 				if err != nil {
 					t.Errorf("pinning a reader to CPU %d: %v", cpu, err)
 					return

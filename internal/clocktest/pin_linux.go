@@ -1,6 +1,6 @@
 //go:build linux
 
-package clock
+package clocktest
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// allowedCPU is the first CPU the calling thread may run on.
-func allowedCPU() (int, error) {
+// AllowedCPU is the first CPU the calling thread may run on.
+func AllowedCPU() (int, error) {
 	var set unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &set); err != nil {
 		return -1, err
@@ -23,11 +23,11 @@ func allowedCPU() (int, error) {
 	return -1, errors.New("no CPU in the thread's affinity mask")
 }
 
-// pinTo locks the calling goroutine to its thread and the thread to cpu.
+// PinTo locks the calling goroutine to its thread and the thread to cpu.
 // unpin gives the thread its mask back and unlocks it; where the mask
 // cannot be given back, the thread stays locked, and the runtime ends it
 // with its goroutine rather than run others on one CPU.
-func pinTo(cpu int) (unpin func(), err error) {
+func PinTo(cpu int) (unpin func(), err error) {
 	runtime.LockOSThread()
 	var old, one unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &old); err != nil {
