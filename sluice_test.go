@@ -947,49 +947,63 @@ func counterClock(t *testing.T) (*clock.Counter, func()) {
 	return v.(*clock.Counter), unpin
 }
 
-// TestCounterClockDecides: on the counter clock, Allow and AllowN (each
-// with its own copy of the clock's branch) admit a key of one token every
-// 40ms no sooner than the monotonic clock says it has come, while the
-// counter calibrates and after. Two admissions bracketed by monotonic
-// readings are at least 40ms apart, less the two readings' disagreement
-// (20µs is asserted in package clock); 1ms is allowed. Planted by hand,
-// either branch reading the counter at twice its rate failed it, and so
-// did Allow's reading 50ms ahead where the scale sends it to Now.
-func TestCounterClockDecides(t *testing.T) {
-	c, unpin := counterClock(t)
-	defer unpin()
-	const every, slack = 40 * time.Millisecond, time.Millisecond
-	mono := time.Now()
-	since := func() time.Duration { return time.Since(mono) }
-	for _, call := range []struct {
-		name   string
-		decide func(l *Limiter) bool
-	}{
-		{"Allow", func(l *Limiter) bool { return l.Allow("k") }},
-		{"AllowN", func(l *Limiter) bool { d, err := l.AllowN("k", 1); return err == nil && d.OK() }},
-	} {
-		// A day's TTL: the sweeper, whose goroutine is not pinned, reads
-		// the clock only at its ticks, half the TTL over the stripes apart
-		// (42s with the 1,024 stripes of 256 cores), and the first comes
-		// long after this test's half second.
-		l := newLimiter(t, Per(1, every), 1, WithClock(c), WithIdleTTL(24*time.Hour))
-		var admitted []struct{ lo, hi time.Duration }
-		for deadline := since() + 10*time.Second; len(admitted) < 6; {
-			lo := since()
-			ok := call.decide(l)
-			hi := since()
-			if ok {
-				admitted = append(admitted, struct{ lo, hi time.Duration }{lo, hi})
+// TestClockBranchesDecide: Allow and AllowN each have their own copy of a
+// branch on the clock's type (the counter clock, whose common case is one
+// call, the coarse clock, and any other). On each kind they admit a key of
+// one token every 40ms no sooner than the clock itself, read just before
+// and just after each call, says it has come, the counter's while it
+// calibrates and after: two admissions are at least 40ms apart from the
+// reading before the first to the one after the second, less 1µs for the
+// counter's steps back where a calibration ends. Planted by hand, each of
+// the six branches reading its clock at twice its rate failed it, and so
+// did Allow's counter branch reading 50ms ahead where the scale sends it
+// to Now.
+func TestClockBranchesDecide(t *testing.T) {
+	const every, slack = 40 * time.Millisecond, time.Microsecond
+	counter := func(t *testing.T) (clock.Clock, func()) { return counterClock(t) }
+	coarse := func(*testing.T) (clock.Clock, func()) {
+		c := clock.NewCoarse(time.Millisecond)
+		return c, c.Stop
+	}
+	mono := func(*testing.T) (clock.Clock, func()) { return clock.NewMono(), func() {} }
+	for _, kind := range []struct {
+		name string
+		make func(*testing.T) (clock.Clock, func())
+	}{{"counter", counter}, {"coarse", coarse}, {"mono", mono}} {
+		t.Run(kind.name, func(t *testing.T) {
+			c, done := kind.make(t)
+			defer done()
+			for _, call := range []struct {
+				name   string
+				decide func(l *Limiter) bool
+			}{
+				{"Allow", func(l *Limiter) bool { return l.Allow("k") }},
+				{"AllowN", func(l *Limiter) bool { d, err := l.AllowN("k", 1); return err == nil && d.OK() }},
+			} {
+				// A day's TTL: the sweeper, whose goroutine is not pinned,
+				// reads the clock only at its ticks, half the TTL over the
+				// stripes apart (42s with the 1,024 stripes of 256 cores),
+				// and the first comes long after this test's half second.
+				l := newLimiter(t, Per(1, every), 1, WithClock(c), WithIdleTTL(24*time.Hour))
+				var admitted []struct{ lo, hi time.Duration }
+				for deadline := time.Now().Add(10 * time.Second); len(admitted) < 6; {
+					lo := c.Now()
+					ok := call.decide(l)
+					hi := c.Now()
+					if ok {
+						admitted = append(admitted, struct{ lo, hi time.Duration }{lo, hi})
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("%s: %d admissions in 10s at one every %v", call.name, len(admitted), every)
+					}
+				}
+				for i := 1; i < len(admitted); i++ {
+					if gap := admitted[i].hi - admitted[i-1].lo; gap < every-slack {
+						t.Errorf("%s: admissions %d and %d at most %v apart, want %v", call.name, i-1, i, gap, every)
+					}
+				}
 			}
-			if hi > deadline {
-				t.Fatalf("%s: %d admissions in 10s at one every %v", call.name, len(admitted), every)
-			}
-		}
-		for i := 1; i < len(admitted); i++ {
-			if gap := admitted[i].hi - admitted[i-1].lo; gap < every-slack {
-				t.Errorf("%s: admissions %d and %d at most %v apart, want %v", call.name, i-1, i, gap, every)
-			}
-		}
+		})
 	}
 }
 
