@@ -935,11 +935,7 @@ func counterClock(t *testing.T) (*clock.Counter, func()) {
 	if err != nil {
 		t.Skip(err)
 	}
-	cpu, err := clocktest.AllowedCPU()
-	var unpin func()
-	if err == nil {
-		unpin, err = clocktest.PinTo(cpu)
-	}
+	cpu, unpin, err := clocktest.PinOne()
 	if err != nil {
 		t.Skipf("%v, and the test cannot pin itself to one CPU: %v", why, err)
 	}

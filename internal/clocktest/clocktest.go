@@ -12,7 +12,7 @@ package clocktest
 // Unchecked returns a *clock.Counter on the processor's counter, checked
 // to be invariant but not to agree across cores, or the error that says
 // why there is no invariant counter: read it from goroutines pinned to
-// one CPU (PinTo) unless clock.NewCounter succeeds here too. Package clock
+// one CPU (PinOne) unless clock.NewCounter succeeds here too. Package clock
 // sets it; it returns any, not *clock.Counter, because package clock
 // imports this one.
 var Unchecked func() (any, error)

@@ -9,8 +9,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// AllowedCPU is the first CPU the calling thread may run on.
-func AllowedCPU() (int, error) {
+// PinOne locks the calling goroutine to its thread and the thread to the
+// first CPU it may run on: that CPU, for the goroutines a test starts
+// (PinTo), and the unpin to defer.
+func PinOne() (cpu int, unpin func(), err error) {
+	if cpu, err = allowedCPU(); err == nil {
+		unpin, err = PinTo(cpu)
+	}
+	return cpu, unpin, err
+}
+
+// allowedCPU is the first CPU the calling thread may run on.
+func allowedCPU() (int, error) {
 	var set unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &set); err != nil {
 		return -1, err

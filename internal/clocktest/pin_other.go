@@ -6,8 +6,8 @@ import "errors"
 
 var errNoPin = errors.New("pinning a thread to a CPU is written for Linux only")
 
-// AllowedCPU is written for Linux only.
-func AllowedCPU() (int, error) { return -1, errNoPin }
+// PinOne is written for Linux only.
+func PinOne() (int, func(), error) { return -1, nil, errNoPin }
 
 // PinTo is written for Linux only.
 func PinTo(int) (func(), error) { return nil, errNoPin }
