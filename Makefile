@@ -37,7 +37,8 @@ test: vet lint unit race stress-short mutants counts
 # fifty-sixth on their running counts of the 1,000-key rounds; the
 # 1M-key rounds' count inside 1.85-2.31x wherever they give it; each
 # figure in ns in their prose, which must be a value the run's files
-# hold or one listed as taken from elsewhere; each ratio of the floor
+# or a raw file the section cites hold, or one listed as taken from
+# elsewhere; each ratio of the floor
 # reference's 1,000 keys and a denied hot key on two cores, which must
 # be one of the run's rounds'; each "serial -> two cores" pair of ns,
 # which must be one round's; each ratio given as another run's, "the

@@ -81,8 +81,9 @@ It prints:
     running count of the 1M-key rounds inside 1.85-2.31x ("now 98 of 112
     inside 1.85–2.31×"); and in each section from the twenty-fifth on (the
     twenty-sixth's too), each figure in ns that its prose gives, which
-    must be a value the run's raw file or report holds, or one that
-    NS_ELSEWHERE lists as taken from elsewhere (ns_against_run), and
+        must be a value the run's raw file or report holds, or a raw file
+    in bench/runs that the section cites, or one that NS_ELSEWHERE
+    lists as taken from elsewhere (ns_against_run), and
     each ratio it gives of how the floor reference's 1,000 keys and a
     denied hot key scaled on two cores (and each ns those sentences
     give), which must be one of the run's own rounds', each list of them
@@ -994,7 +995,6 @@ NS_ELSEWHERE = {
     33: ({"1.45", "244.8", "485.1"}, "the pinned count's cost, worked out by hand; six processes of a new key run after the run"),
     36: ({"15.06", "16.21"}, "the thirty-fifth's two-core runs"),
     37: ({"818.4"}, "the thirty-sixth's 1M keys"),
-    40: ({"232.3", "408.7"}, "bench/runs/19c0654-newkey.txt, its own processes"),
     43: ({"33.7"}, "the twenty-sixth's serial run"),
     44: ({"135.9", "188.6", "216.9"}, "the 1M rounds of every run so far"),
     47: ({"294.8", "329.1"}, "the runs since the thirtieth"),
@@ -1011,13 +1011,20 @@ def ns_against_run(body, path, text, run):
     """A section's figures in ns (NS_PHRASE), each of which must be a
     value that its run's raw file (path) or the report on it (text) holds,
     to the places the section writes it, or one NS_ELSEWHERE lists for
-    the run. How many were read, and what disagrees. Where a figure is
+    the run, or one that a raw file the section cites by its path in
+    bench/runs (a check run after the run, "bench/runs/<name>.txt")
+    holds. How many were read, and what disagrees. Where a figure is
     held does not say what it was measured of: this finds a figure
     mistyped or taken from another run, not one put in the wrong place,
     and not every slip: a run's files hold so many values that a figure
     off by a unit or two in its last place can still find one."""
     with open(path) as fh:
-        held = [float(v) for v in re.findall(r"[0-9]+(?:\.[0-9]+)?", fh.read() + text)]
+        kept = fh.read() + text
+    for cited in sorted(set(re.findall(r"bench/runs/([\w.-]+\.txt)", body))):
+        if os.path.join(RUNS, cited) != path and os.path.exists(os.path.join(RUNS, cited)):
+            with open(os.path.join(RUNS, cited)) as fh:
+                kept += "\n" + fh.read()
+    held = [float(v) for v in re.findall(r"[0-9]+(?:\.[0-9]+)?", kept)]
     held.sort()
     elsewhere = NS_ELSEWHERE.get(run, (set(), ""))[0]
     read, bad, missed = 0, [], set()
@@ -1028,7 +1035,7 @@ def ns_against_run(body, path, text, run):
                 continue
             missed.add(f)
             if f not in elsewhere:
-                bad.append(f"{f} ns ({m.group(0)!r}) is not a value its raw file or report holds")
+                bad.append(f"{f} ns ({m.group(0)!r}) is not a value its raw file, the report or a file it cites holds")
     for f in sorted(elsewhere - missed):
         bad.append(f"NS_ELSEWHERE lists {f} ns, which its section no longer writes or its files hold")
     return read, bad
@@ -4296,7 +4303,7 @@ def check():
         f"the {named[0]} references by name or link to a section of bench/BENCHMARKS.md or the history "
         f"(in those, the README and the Go sources) each name one, the history's {f['sections']['rows']} rows, "
         f"{f['sections']['openings']} openings and {f['sections']['running']} running counts of full runs are as the report "
-        f"prints and the raw files hold, their {f['sections']['ns']} figures in ns are values the runs' files hold (but those listed as taken from elsewhere), "
+        f"prints and the raw files hold, their {f['sections']['ns']} figures in ns are values the runs' files or the raw files their sections cite hold (but those listed as taken from elsewhere), "
         f"their {f['sections']['scaled']} ratios of the floor reference's 1,000 keys and a denied hot key are their rounds', "
         f"their {f['sections']['arrows']} pairs of serial and two-core ns (\"24.21 → 15.19\") are each one round's, "
         f"and the {f['sections']['arrow_ratios']} ratios given them that round's, "
