@@ -153,10 +153,13 @@ cover:
 # floor and the peers, six scenarios, serial and parallel, heap per key,
 # the time of one dependent cache miss, the report's unit for 1M keys, and
 # the machine's own two-core figures, beside which the two-core targets
-# are read), and in each round the root package's BenchmarkAllowPaired,
-# the core engine's hot key against its floor in paired blocks (the
-# measure its target is held to; the suite's own floor, through its
-# interface, compresses the ratio), in
+# are read), in each round bench's BenchmarkHotPaired, the hot key's
+# targets again with sluice and each per-key peer in paired blocks (a
+# check on the serial runs, which a slow phase of the machine can meet on
+# one side only), and the root package's BenchmarkAllowPaired, the core
+# engine's hot key against its floor in paired blocks (the measure its
+# target is held to; the suite's own floor, through its interface,
+# compresses the ratio), in
 # quick mode (under 6 minutes on 2 cores; each line is printed as it lands),
 # then the table and the chart: out/bench.txt, out/bench.svg.
 #
@@ -202,6 +205,8 @@ bench: $(BENCH_BIN) $(ENGINE_BIN)
 	  echo "# round $$r of $(COUNT)"; \
 	  $(BENCH_BIN) -test.run '^$$' -test.bench 'Limiters|Machine|Miss' -test.benchtime $(BENCHTIME) -test.count 1 $(BENCH_CPU) \
 	    -test.timeout 3h | tee -a $(OUT)/bench.txt || exit 1; \
+	  $(BENCH_BIN) -test.run '^$$' -test.bench 'HotPaired' -test.benchtime $(BENCHTIME) -test.count 1 \
+	    | tee -a $(OUT)/bench.txt || exit 1; \
 	  $(ENGINE_BIN) -test.run '^$$' -test.bench 'AllowPaired' -test.benchtime $(BENCHTIME) -test.count 1 \
 	    | tee -a $(OUT)/bench.txt || exit 1; \
 	done

@@ -15,6 +15,7 @@ import (
 	"github.com/seed997/sluice"
 	"github.com/seed997/sluice/clock"
 	"github.com/seed997/sluice/internal/machine"
+	"github.com/seed997/sluice/internal/paired"
 )
 
 // floor is the reference a decision is measured against: one map load, one
@@ -107,7 +108,7 @@ func hotLimiter(b *testing.B, cc clockCase, hot string) *sluice.Limiter {
 }
 
 // BenchmarkAllowPaired measures issue 2's ratio, Allow on a hot key against
-// the floor, with the two taking turns in one loop (sluice.Paired: blocks
+// the floor, with the two taking turns in one loop (paired.Blocks: blocks
 // of a thousand decisions in ABBA order, each timed). BenchmarkAllow's
 // sub-benchmarks run seconds apart, and their ratio takes in the machine's
 // drift between them; each also makes two closure calls a decision
@@ -159,7 +160,7 @@ func BenchmarkAllowPaired(b *testing.B) {
 						denied += d
 					}
 				}
-				nsFloor, nsSluice, ratio := sluice.Paired(b,
+				nsFloor, nsSluice, ratio := paired.Blocks(b,
 					func(n int) {
 						for range n {
 							f.allow(hot)

@@ -11,6 +11,7 @@ import (
 	"github.com/puzpuzpuz/xsync/v3"
 	"github.com/seed997/sluice/atomicbucket"
 	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/internal/paired"
 	"github.com/seed997/sluice/internal/shorthash"
 	"github.com/seed997/sluice/stripes"
 )
@@ -82,7 +83,7 @@ func BenchmarkMemoryTable(b *testing.B) {
 
 // BenchmarkAllowParts takes a hot key's decision apart, each part written
 // out in the loop as Allow has it, and times each step from one part to
-// the next with Paired, the two in turns, so that a step of a nanosecond
+// the next with paired.Blocks, the two in turns, so that a step of a nanosecond
 // reads as one on this shared machine. The parts: lookup-cas is the clock
 // read, the key's hash, the table's walk and one CAS on the bucket's word
 // (a floor built of sluice's own table); decide puts the exact arithmetic
@@ -225,7 +226,7 @@ func BenchmarkAllowParts(b *testing.B) {
 			{"allow", "count", "allow"},
 		} {
 			b.Run("clock="+cc.name+"/step="+step.name, func(b *testing.B) {
-				from, to, ratio := Paired(b, parts[step.from], parts[step.to])
+				from, to, ratio := paired.Blocks(b, parts[step.from], parts[step.to])
 				b.ReportMetric(to, "ns/op")
 				b.ReportMetric(from, "from-ns/op")
 				b.ReportMetric(to-from, "added-ns")

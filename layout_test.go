@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/internal/paired"
 )
 
 // BenchmarkAllowLayout shows how much a hot key's decision depends on
@@ -78,9 +79,9 @@ func BenchmarkAllowLayout(b *testing.B) {
 			for _, t := range r.times[i][d] {
 				sum += t
 			}
-			at[i][d] = median(r.times[i][d])
+			at[i][d] = paired.Median(r.times[i][d])
 		}
-		mid[i] = median(slices.Clone(at[i][:]))
+		mid[i] = paired.Median(slices.Clone(at[i][:]))
 		b.ReportMetric(mid[i], name+"-ns")
 		b.ReportMetric(slices.Max(at[i][:]), name+"-worst-ns")
 	}

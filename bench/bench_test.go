@@ -77,6 +77,14 @@ func prepare(b *testing.B, im Impl, scenario string) *prepared {
 		cache.p, cache.name = nil, ""
 		runtime.GC()
 	}
+	p := build(b, im, scenario)
+	cache.name, cache.p = name, p
+	return p
+}
+
+// build makes the implementation's limiter for the scenario, checks it
+// (verify) and fills it, uncached: the caller closes it.
+func build(b *testing.B, im Impl, scenario string) *prepared {
 	p := setup(b, im, scenario)
 	l, n := p.l, len(p.keys)
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -109,7 +117,6 @@ func prepare(b *testing.B, im Impl, scenario string) *prepared {
 	for i, k := range p.keys {
 		p.lookup[i] = strings.Clone(k)
 	}
-	cache.name, cache.p = name, p
 	return p
 }
 

@@ -41,6 +41,15 @@ var pairedLine = regexp.MustCompile(`^BenchmarkAllowPaired/clock=(\w+)/keylen=\d
 // pairedScenario is where parse keeps BenchmarkAllowPaired's lines.
 const pairedScenario = "paired"
 
+// hotPairedLine is bench's BenchmarkHotPaired: sluice (on the clock its
+// against= names) and one per-key peer on an admitted hot key, taking
+// turns in one loop. parse keeps it under hotPairedScenario, with
+// "peer/against" as its impl and no mode.
+var hotPairedLine = regexp.MustCompile(`^BenchmarkHotPaired/impl=([\w.-]+)/against=([\w.-]+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+
+// hotPairedScenario is where parse keeps BenchmarkHotPaired's lines.
+const hotPairedScenario = "hot-paired"
+
 // parse collects every value of every metric, per benchmark and GOMAXPROCS.
 func parse(r io.Reader) (map[key]map[string][]float64, []string, error) {
 	data := map[key]map[string][]float64{}
@@ -54,6 +63,8 @@ func parse(r io.Reader) (map[key]map[string][]float64, []string, error) {
 			k, p, metrics = key{m[1], m[2], m[3]}, m[4], m[5]
 		} else if m := pairedLine.FindStringSubmatch(sc.Text()); m != nil {
 			k, metrics = key{pairedScenario, m[1] + "/" + m[2], ""}, m[3]
+		} else if m := hotPairedLine.FindStringSubmatch(sc.Text()); m != nil {
+			k, metrics = key{hotPairedScenario, m[1] + "/" + m[2], ""}, m[3]
 		} else {
 			continue
 		}
@@ -215,8 +226,8 @@ func main() {
 	ordered := orderScenarios(scenarios)
 	var charts []chart
 	for _, sc := range ordered {
-		if sc == missScenario || sc == computeScenario || sc == pairedScenario {
-			continue // the machine, or the core engine's own floor: see printMisses, printMachine and targets
+		if sc == missScenario || sc == computeScenario || sc == pairedScenario || sc == hotPairedScenario {
+			continue // the machine, the core engine's own floor, or the hot key in paired blocks: see printMisses, printMachine, targets and hotPairedText
 		}
 		rows := table(data, sc, par, impls)
 		if sc == "heap-1M" {
@@ -249,6 +260,7 @@ func main() {
 	}
 	printMisses(data, impls)
 	printTargets(data, par)
+	fmt.Print(hotPairedText(data))
 	printMachine(data, par)
 	if len(procs) > 1 {
 		fmt.Printf("\nGOMAXPROCS sweep: parallel ns/op at GOMAXPROCS %s\n", strings.Join(procs, ", "))
@@ -402,6 +414,47 @@ func machineText(data map[key]map[string][]float64, par string) string {
 		if n := len(hs) - sort.SearchFloat64s(hs, stalled); n > 0 {
 			fmt.Fprintf(&b, "    %d of them over %d ns: the other core was not running (its vCPU descheduled) while the handoff was read, before or after the benchmark; it may have run on one core for part of its time\n", n, stalled)
 		}
+	}
+	return b.String()
+}
+
+// hotPairedText gives the hot key's targets again from BenchmarkHotPaired,
+// where sluice and each per-key peer take turns in blocks of a thousand
+// decisions: for each clock, the fastest peer there (the lowest median of
+// its ns) and the median over the rounds of that peer's ratio to sluice,
+// then the other peers' ratios. A serial run of the targets above can
+// meet a slow phase of a shared machine that the other implementation's
+// run, seconds away, does not; paired blocks take both in the same
+// phase. Not a target: the issue's targets are the serial runs'. "" where
+// the run has no paired blocks (make bench before they were added).
+func hotPairedText(data map[key]map[string][]float64) string {
+	var b strings.Builder
+	for _, c := range []struct{ against, clock string }{{"sluice", "default"}, {"sluice-coarse", "coarse"}} {
+		peer, best := "", math.NaN()
+		for _, p := range peers {
+			if v := median(data[key{hotPairedScenario, p + "/" + c.against, ""}]["peer-ns/op"]); !math.IsNaN(v) && !(v >= best) {
+				peer, best = p, v
+			}
+		}
+		if peer == "" {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("\nthe hot key in paired blocks (BenchmarkHotPaired: sluice and each per-key peer in turns, blocks of 1,000 decisions, medians of the rounds; not targets):\n")
+		}
+		got := data[key{hotPairedScenario, peer + "/" + c.against, ""}]
+		fmt.Fprintf(&b, "  %s clock: %s %s ns ÷ %s %s ns: %s× (by round: %s)", c.clock, peer, num(best, 1), c.against,
+			num(median(got["ns/op"]), 1), num(median(got["peer/sluice"]), 2), list(got["peer/sluice"], 2))
+		var others []string
+		for _, p := range peers {
+			if v := median(data[key{hotPairedScenario, p + "/" + c.against, ""}]["peer/sluice"]); p != peer && !math.IsNaN(v) {
+				others = append(others, fmt.Sprintf("%s %s×", p, num(v, 2)))
+			}
+		}
+		if len(others) > 0 {
+			fmt.Fprintf(&b, "; %s", strings.Join(others, ", "))
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }

@@ -525,3 +525,41 @@ func TestRanOn(t *testing.T) {
 		t.Errorf("ranOn of output with no such lines = %q, want \"\"", got)
 	}
 }
+
+// BenchmarkHotPaired's lines are kept apart from the suite's tables and
+// charts, and give, per clock, the fastest peer in the paired blocks (by
+// its own ns there, as the targets pick it, not by the lowest ratio: here
+// x-time-rate's, whose blocks met a slower sluice), the median of that peer's ratios
+// over the rounds, and the other peers' ratios; a run without them (an
+// older raw file) prints nothing.
+func TestHotPaired(t *testing.T) {
+	in := `BenchmarkHotPaired/impl=x-time-rate/against=sluice-2         	 5101663	        52.0 ns/op	        100.0 peer-ns/op	         1.900 peer/sluice	       0 B/op	       0 allocs/op
+BenchmarkHotPaired/impl=go-limiter/against=sluice-2          	 5521933	        40.0 ns/op	        80.0 peer-ns/op	         2.000 peer/sluice	       0 B/op	       0 allocs/op
+BenchmarkHotPaired/impl=go-limiter/against=sluice-coarse-2   	 7412978	        12.0 ns/op	        84.0 peer-ns/op	         7.000 peer/sluice	       0 B/op	       0 allocs/op
+BenchmarkHotPaired/impl=x-time-rate/against=sluice-2         	 5101663	        45.0 ns/op	        90.0 peer-ns/op	         2.000 peer/sluice	       0 B/op	       0 allocs/op
+BenchmarkHotPaired/impl=go-limiter/against=sluice-2          	 5521933	        42.0 ns/op	        92.0 peer-ns/op	         2.200 peer/sluice	       0 B/op	       0 allocs/op
+BenchmarkHotPaired/impl=go-limiter/against=sluice-coarse-2   	 7412978	        11.0 ns/op	        86.0 peer-ns/op	         7.800 peer/sluice	       0 B/op	       0 allocs/op
+BenchmarkHotPaired/impl=go-limiter/against=sluice-coarse-2   	 7412978	        13.0 ns/op	        88.0 peer-ns/op	         6.800 peer/sluice	       0 B/op	       0 allocs/op
+BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial 	 1000	 40.0 ns/op
+`
+	data, _, err := parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := data[key{hotPairedScenario, "go-limiter/sluice-coarse", ""}]["peer/sluice"]; !slices.Equal(got, []float64{7, 7.8, 6.8}) {
+		t.Fatalf("go-limiter against sluice-coarse: %v (the GOMAXPROCS suffix is not part of the name)", got)
+	}
+	want := "\nthe hot key in paired blocks (BenchmarkHotPaired: sluice and each per-key peer in turns, blocks of 1,000 decisions, medians of the rounds; not targets):\n" +
+		"  default clock: go-limiter 86.0 ns ÷ sluice 41.0 ns: 2.10× (by round: 2.00, 2.20); x-time-rate 1.95×\n" +
+		"  coarse clock: go-limiter 86.0 ns ÷ sluice-coarse 12.0 ns: 7.00× (by round: 7.00, 7.80, 6.80)\n"
+	if got := hotPairedText(data); got != want {
+		t.Fatalf("hot paired text:\n%q\nwant\n%q", got, want)
+	}
+	old, _, err := parse(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hotPairedText(old); got != "" {
+		t.Fatalf("a run without paired blocks: %q", got)
+	}
+}

@@ -1,0 +1,60 @@
+// Package paired times two loops of the same work against each other in
+// alternating blocks, for a ratio that a shared machine's drift moves
+// little. The root package's BenchmarkAllowPaired (Allow against the
+// floor) and bench's BenchmarkHotPaired (sluice against each per-key peer)
+// both read their ratios this way.
+package paired
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// Block is how many decisions Blocks times at a time: about 20 µs of them
+// at 20 ns each, long enough that the two clock reads around a block are
+// under 0.5% of it.
+const Block = 1000
+
+// Blocks times a against c: each runs n decisions (written out in the
+// loop, with no call per decision that the code measured does not make),
+// a block of Block at a time, taking turns in ABBA order so that neither
+// always goes first, until b.N decisions have been made between them. The
+// two blocks of a pair run within about 50 µs of each other, where the
+// machine's speed, which moves by 10–30% from second to second on the
+// shared VMs measured, is the same for both; a ratio of two benchmarks run
+// seconds apart takes in that movement. It returns the medians over the
+// pairs of a's and c's ns a decision and of the ratio c÷a of each pair.
+func Blocks(b *testing.B, a, c func(n int)) (nsA, nsC, ratio float64) {
+	block := min(Block, max(1, b.N/2))
+	pairs := max(1, b.N/(2*block))
+	ta, tc, r := make([]float64, pairs), make([]float64, pairs), make([]float64, pairs)
+	timed := func(f func(int)) time.Duration {
+		start := time.Now()
+		f(block)
+		return time.Since(start)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for p := range pairs {
+		var da, dc time.Duration
+		if p%2 == 0 {
+			da, dc = timed(a), timed(c)
+		} else {
+			dc, da = timed(c), timed(a)
+		}
+		ta[p], tc[p] = float64(da)/float64(block), float64(dc)/float64(block)
+		r[p] = float64(dc) / float64(da)
+	}
+	b.StopTimer()
+	return Median(ta), Median(tc), Median(r)
+}
+
+// Median returns the median of v, which it sorts.
+func Median(v []float64) float64 {
+	slices.Sort(v)
+	if n := len(v); n%2 == 0 {
+		return (v[n/2-1] + v[n/2]) / 2
+	}
+	return v[len(v)/2]
+}
