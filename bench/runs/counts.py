@@ -1392,6 +1392,50 @@ ORDS = rf"{ORD}(?:(?:, | and ){ORD})*"
 MODE = r"(at (?:a )?fast handoffs?|in the slow mode)"
 
 
+# The paragraph of a section on the hot key in paired blocks, and each
+# clock's clause in it: "**2.10×** on the default clock, go-limiter 86.0 ns
+# ÷ sluice 41.0 (2.00–2.20× by round)".
+HOT_PAIRED_PARAGRAPH = "In paired blocks (`BenchmarkHotPaired`)"
+HOT_PAIRED_CLAUSE = (r"\*\*([0-9.]+)×\*\* on the {clock} clock, ([a-z-]+) ([0-9.]+)(?: ns)? ÷ (?:sluice(?:-coarse)? )?"
+                     r"([0-9.]+)(?: ns)? \(([0-9.]+)–([0-9.]+)× by round\)")
+# The report's line for each clock (bench/cmd/report, hotPairedText).
+HOT_PAIRED_LINE = r"^  {clock} clock: ([a-z-]+) ([0-9.]+) ns ÷ sluice(?:-coarse)? ([0-9.]+) ns: ([0-9.]+)× \(by round: ([^)]*)\)"
+
+
+def hot_paired_against_run(section, text):
+    """A section's paragraph on the hot key in paired blocks
+    (HOT_PAIRED_PARAGRAPH) against the report's lines from
+    BenchmarkHotPaired (text): for each clock it gives, the ratio, the
+    fastest peer there, the peer's ns and sluice's, and the span of the
+    ratios by round must be what the report prints. A section need not
+    have the paragraph (runs before BenchmarkHotPaired have no such
+    lines); one that has it must give both clocks. How many figures were
+    read, and what disagrees."""
+    read, bad = 0, []
+    for para in section.split("\n\n"):
+        para = " ".join(para.split())
+        if not para.startswith(HOT_PAIRED_PARAGRAPH):
+            continue
+        for clock in ("default", "coarse"):
+            said = re.search(HOT_PAIRED_CLAUSE.format(clock=clock), para)
+            printed = re.search(HOT_PAIRED_LINE.format(clock=clock), text, re.M)
+            if said is None:
+                bad.append(f"the hot key in paired blocks: no clause '**N×** on the {clock} clock, <peer> N ns ÷ sluice N (N–N× by round)'")
+                continue
+            if printed is None:
+                bad.append(f"the hot key in paired blocks: the report prints nothing for the {clock} clock")
+                continue
+            by_round = [float(x) for x in FIGURE.findall(printed.group(5))]
+            ratio, peer, ns_peer, ns_us, low, high = said.groups()
+            read += 6
+            want = (printed.group(4), printed.group(1), printed.group(2), printed.group(3))
+            if (ratio, peer, ns_peer, ns_us) != want:
+                bad.append(f"the hot key in paired blocks, {clock} clock: {said.group(0)!r}, where the report prints {printed.group(0).strip()!r}")
+            if not by_round or not (rounds_to(low, min(by_round)) and rounds_to(high, max(by_round))):
+                bad.append(f"the hot key in paired blocks, {clock} clock: {low}–{high}× by round, where the report prints {by_round}")
+    return read, bad
+
+
 def hot_against_run(section, path, text):
     """A section's paragraph on the hot key (HOT_PARAGRAPH) against the
     report on its raw file (text) and the raw file (path), on each clock
@@ -2805,6 +2849,9 @@ def section_against_run(section, commit, raw, texts, run, where, n, twin=True, s
     n["spans"] += k
     bad += [f"{where}: {d}" for d in wrong]
     k, wrong = hot_against_run(section, path, text)
+    n["hot"] += k
+    bad += [f"{where}: {d}" for d in wrong]
+    k, wrong = hot_paired_against_run(section, text)
     n["hot"] += k
     bad += [f"{where}: {d}" for d in wrong]
     k, wrong = handoffs_named_against_run(section, path)
@@ -4310,7 +4357,7 @@ def check():
         f"their {f['named'][0]} ratios that name another full run (\"the nineteenth's 3.53×\") are that run's, "
         f"their {f['sections']['spans']} spans of the floor's and sluice's ns in paired blocks are their rounds', "
         f"their {f['sections']['floor_ratios']} ratios to the floor to three places or more are their clock's rounds' or those rounds' medians, "
-        f"the {f['sections']['hot']} ratios and ns of their paragraphs on the hot key are its rounds', "
+        f"the {f['sections']['hot']} ratios and ns of their paragraphs on the hot key are its rounds' (and, in paired blocks, the report's), "
         f"the {f['sections']['handoffs_named']} rounds their paragraphs on two cores say ran at a fast handoff or in the slow mode did, "
         f"their {f['sections']['twins'][0]} verdicts on the mutex twin (ahead, behind, level) and the {f['sections']['twins'][1]} figures beside them "
         f"are their rounds', the {f['profiles'][0]} ns and handoffs of make profile's kept runs are their bench.txt's, "
