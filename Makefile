@@ -100,6 +100,9 @@ lint:
 
 unit:
 	$(GO) test -count=1 ./... ./bench/...
+	# BenchmarkHotPaired once (its setups checked, a pair of blocks each), so
+	# that a broken pairing fails here rather than in make bench.
+	$(GO) test -count=1 -run '^$$' -bench HotPaired -benchtime 1x ./bench
 
 race:
 	$(GO) test -race -count=1 ./...
