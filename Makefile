@@ -98,10 +98,11 @@ lint:
 	done
 	$(OUT)/bin/staticcheck -tags sluice_mutants -checks all ./... ./stress/...
 
+# unit: the suites, and BenchmarkHotPaired once (its setups checked, a pair
+# of blocks each), so that a broken pairing fails here rather than in make
+# bench.
 unit:
 	$(GO) test -count=1 ./... ./bench/...
-	# BenchmarkHotPaired once (its setups checked, a pair of blocks each), so
-	# that a broken pairing fails here rather than in make bench.
 	$(GO) test -count=1 -run '^$$' -bench HotPaired -benchtime 1x ./bench
 
 race:

@@ -529,9 +529,9 @@ func TestRanOn(t *testing.T) {
 // BenchmarkHotPaired's lines are kept apart from the suite's tables and
 // charts, and give, per clock, the fastest peer in the paired blocks (by
 // its own ns there, as the targets pick it, not by the lowest ratio: here
-// x-time-rate's, whose blocks met a slower sluice), the median of that peer's ratios
-// over the rounds, and the other peers' ratios; a run without them (an
-// older raw file) prints nothing.
+// x-time-rate's, whose blocks met a slower sluice), the median of that
+// peer's ratios over the rounds, and the other peers' ratios; a run
+// without them (an older raw file) prints nothing.
 func TestHotPaired(t *testing.T) {
 	in := `BenchmarkHotPaired/impl=x-time-rate/against=sluice-2         	 5101663	        52.0 ns/op	        100.0 peer-ns/op	         1.900 peer/sluice	       0 B/op	       0 allocs/op
 BenchmarkHotPaired/impl=go-limiter/against=sluice-2          	 5521933	        40.0 ns/op	        80.0 peer-ns/op	         2.000 peer/sluice	       0 B/op	       0 allocs/op
