@@ -81,7 +81,7 @@ It prints:
     running count of the 1M-key rounds inside 1.85-2.31x ("now 98 of 112
     inside 1.85–2.31×"); and in each section from the twenty-fifth on (the
     twenty-sixth's too), each figure in ns that its prose gives, which
-        must be a value the run's raw file or report holds, or a raw file
+    must be a value the run's raw file or report holds, or a raw file
     in bench/runs that the section cites, or one that NS_ELSEWHERE
     lists as taken from elsewhere (ns_against_run), and
     each ratio it gives of how the floor reference's 1,000 keys and a
@@ -1407,13 +1407,16 @@ def hot_paired_against_run(section, text):
     (HOT_PAIRED_PARAGRAPH) against the report's lines from
     BenchmarkHotPaired (text): for each clock it gives, the ratio, the
     fastest peer there, the peer's ns and sluice's, and the span of the
-    ratios by round must be what the report prints. A section need not
-    have the paragraph (runs before BenchmarkHotPaired have no such
-    lines); one that has it must give both clocks. How many figures were
-    read, and what disagrees."""
+    ratios by round must be what the report prints. A section whose
+    report prints those lines must have the paragraph, and give both
+    clocks in it; one whose report does not (a run before
+    BenchmarkHotPaired) need not. How many figures were read, and what
+    disagrees."""
     read, bad = 0, []
-    for para in section.split("\n\n"):
-        para = " ".join(para.split())
+    paras = [" ".join(p.split()) for p in section.split("\n\n")]
+    if not any(p.startswith(HOT_PAIRED_PARAGRAPH) for p in paras) and re.search(HOT_PAIRED_LINE.format(clock="default"), text, re.M):
+        bad.append(f"the report prints the hot key in paired blocks, and the section has no paragraph '{HOT_PAIRED_PARAGRAPH}, ...'")
+    for para in paras:
         if not para.startswith(HOT_PAIRED_PARAGRAPH):
             continue
         for clock in ("default", "coarse"):
