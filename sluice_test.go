@@ -15,6 +15,7 @@ import (
 
 	"github.com/seed997/sluice/clock"
 	"github.com/seed997/sluice/internal/clocktest"
+	"github.com/seed997/sluice/internal/cpupin"
 	"github.com/seed997/sluice/sweeper"
 )
 
@@ -935,7 +936,7 @@ func counterClock(t *testing.T) (*clock.Counter, func()) {
 	if err != nil {
 		t.Skip(err)
 	}
-	cpu, unpin, err := clocktest.PinOne()
+	cpu, unpin, err := cpupin.PinOne()
 	if err != nil {
 		t.Skipf("%v, and the test cannot pin itself to one CPU: %v", why, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed997/sluice/internal/clocktest"
+	"github.com/seed997/sluice/internal/cpupin"
 )
 
 // fakeCounter is a counter and a monotonic clock driven by the test: the
@@ -184,7 +184,7 @@ func onRealCounter(t *testing.T) (cpu int, unpin func()) {
 	if err := counterInvariant(); err != nil {
 		t.Skip(err)
 	}
-	cpu, unpin, err := clocktest.PinOne()
+	cpu, unpin, err := cpupin.PinOne()
 	if err != nil {
 		t.Skipf("%v, and the test cannot pin itself to one CPU: %v", why, err)
 	}
@@ -237,7 +237,7 @@ func TestCounterConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			if cpu >= 0 {
-				unpin, err := clocktest.PinTo(cpu)
+				unpin, err := cpupin.PinTo(cpu)
 				if err != nil {
 					t.Errorf("pinning a reader to CPU %d: %v", cpu, err)
 					return

@@ -43,11 +43,13 @@ const pairedScenario = "paired"
 
 // hotPairedLine is bench's BenchmarkHotPaired: sluice (on the clock its
 // against= names) and one per-key peer on an admitted hot key, taking
-// turns in one loop. parse keeps it under hotPairedScenario, with
-// "peer/against" as its impl and no mode.
+// turns in one loop. parse keeps it under hotPairedScenario+"/"+against
+// ("hot-paired/sluice-coarse"), with the peer as its impl and no mode,
+// so that lowest picks the fastest peer there as it does in the suite.
 var hotPairedLine = regexp.MustCompile(`^BenchmarkHotPaired/impl=([\w.-]+)/against=([\w.-]+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 
-// hotPairedScenario is where parse keeps BenchmarkHotPaired's lines.
+// hotPairedScenario opens the scenarios where parse keeps
+// BenchmarkHotPaired's lines.
 const hotPairedScenario = "hot-paired"
 
 // parse collects every value of every metric, per benchmark and GOMAXPROCS.
@@ -64,7 +66,7 @@ func parse(r io.Reader) (map[key]map[string][]float64, []string, error) {
 		} else if m := pairedLine.FindStringSubmatch(sc.Text()); m != nil {
 			k, metrics = key{pairedScenario, m[1] + "/" + m[2], ""}, m[3]
 		} else if m := hotPairedLine.FindStringSubmatch(sc.Text()); m != nil {
-			k, metrics = key{hotPairedScenario, m[1] + "/" + m[2], ""}, m[3]
+			k, metrics = key{hotPairedScenario + "/" + m[2], m[1], ""}, m[3]
 		} else {
 			continue
 		}
@@ -226,7 +228,7 @@ func main() {
 	ordered := orderScenarios(scenarios)
 	var charts []chart
 	for _, sc := range ordered {
-		if sc == missScenario || sc == computeScenario || sc == pairedScenario || sc == hotPairedScenario {
+		if sc == missScenario || sc == computeScenario || sc == pairedScenario || strings.HasPrefix(sc, hotPairedScenario+"/") {
 			continue // the machine, the core engine's own floor, or the hot key in paired blocks: see printMisses, printMachine, targets and hotPairedText
 		}
 		rows := table(data, sc, par, impls)
@@ -430,24 +432,20 @@ func machineText(data map[key]map[string][]float64, par string) string {
 func hotPairedText(data map[key]map[string][]float64) string {
 	var b strings.Builder
 	for _, c := range []struct{ against, clock string }{{"sluice", "default"}, {"sluice-coarse", "coarse"}} {
-		peer, best := "", math.NaN()
-		for _, p := range peers {
-			if v := median(data[key{hotPairedScenario, p + "/" + c.against, ""}]["peer-ns/op"]); !math.IsNaN(v) && !(v >= best) {
-				peer, best = p, v
-			}
-		}
+		sc := hotPairedScenario + "/" + c.against
+		peer, best := lowest(data, sc, "", "peer-ns/op")
 		if peer == "" {
 			continue
 		}
 		if b.Len() == 0 {
 			b.WriteString("\nthe hot key in paired blocks (BenchmarkHotPaired: sluice and each per-key peer in turns, blocks of 1,000 decisions, medians of the rounds; not targets):\n")
 		}
-		got := data[key{hotPairedScenario, peer + "/" + c.against, ""}]
+		got := data[key{sc, peer, ""}]
 		fmt.Fprintf(&b, "  %s clock: %s %s ns ÷ %s %s ns: %s× (by round: %s)", c.clock, peer, num(best, 1), c.against,
 			num(median(got["ns/op"]), 1), num(median(got["peer/sluice"]), 2), list(got["peer/sluice"], 2))
 		var others []string
 		for _, p := range peers {
-			if v := median(data[key{hotPairedScenario, p + "/" + c.against, ""}]["peer/sluice"]); p != peer && !math.IsNaN(v) {
+			if v := median(data[key{sc, p, ""}]["peer/sluice"]); p != peer && !math.IsNaN(v) {
 				others = append(others, fmt.Sprintf("%s %s×", p, num(v, 2)))
 			}
 		}

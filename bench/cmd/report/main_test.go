@@ -546,7 +546,7 @@ BenchmarkLimiters/scenario=hot-allow/impl=sluice/mode=serial 	 1000	 40.0 ns/op
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := data[key{hotPairedScenario, "go-limiter/sluice-coarse", ""}]["peer/sluice"]; !slices.Equal(got, []float64{7, 7.8, 6.8}) {
+	if got := data[key{hotPairedScenario + "/sluice-coarse", "go-limiter", ""}]["peer/sluice"]; !slices.Equal(got, []float64{7, 7.8, 6.8}) {
 		t.Fatalf("go-limiter against sluice-coarse: %v (the GOMAXPROCS suffix is not part of the name)", got)
 	}
 	want := "\nthe hot key in paired blocks (BenchmarkHotPaired: sluice and each per-key peer in turns, blocks of 1,000 decisions, medians of the rounds; not targets):\n" +

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package clocktest
+package cpupin
 
 import "errors"
 

@@ -1,6 +1,10 @@
 //go:build linux
 
-package clocktest
+// Package cpupin pins the calling goroutine's thread to one CPU, for
+// tests that read a processor counter the kernel does not vouch for
+// across cores (see internal/clocktest). Only tests import it, so the
+// library links neither it nor golang.org/x/sys/unix.
+package cpupin
 
 import (
 	"errors"
