@@ -1,6 +1,10 @@
 package paired
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+	"time"
+)
 
 // Median takes the middle value of an odd count and the mean of the two
 // middle values of an even one, whatever the order it is given.
@@ -17,5 +21,83 @@ func TestMedian(t *testing.T) {
 		if got := Median(append([]float64(nil), c.in...)); got != c.want {
 			t.Errorf("Median(%v) = %v, want %v", c.in, got, c.want)
 		}
+	}
+}
+
+// split fills n decisions with whole pairs of blocks of at most Block,
+// at least one pair of one decision each.
+func TestSplit(t *testing.T) {
+	for _, c := range []struct{ n, block, pairs int }{
+		{1, 1, 1},
+		{2, 1, 1},
+		{3, 1, 1},
+		{4, 2, 1},
+		{1999, 999, 1},
+		{2000, 1000, 1},
+		{2999, 1000, 1},
+		{4000, 1000, 2},
+		{1_000_000, 1000, 500},
+	} {
+		block, pairs := split(c.n)
+		if block != c.block || pairs != c.pairs {
+			t.Errorf("split(%d) = %d blocks of %d, want %d of %d", c.n, pairs, block, c.pairs, c.block)
+		}
+		if made := 2 * block * pairs; made > max(c.n, 2) || c.n >= 2*Block && c.n-made >= 2*Block {
+			t.Errorf("split(%d): %d decisions made", c.n, made)
+		}
+	}
+}
+
+// medians divides each block's time by its decisions and takes each
+// pair's ratio before the medians, so a pair's ratio is its own, not the
+// ratio of the two sides' medians.
+func TestMedians(t *testing.T) {
+	const block = 10
+	// Three pairs: c costs 3, 1.5 and 2.25 times a, at different speeds,
+	// so that the medians of the two sides come from different pairs.
+	da := []time.Duration{100, 200, 400}
+	dc := []time.Duration{300, 300, 900}
+	nsA, nsC, ratio := medians(da, dc, block)
+	if nsA != 20 || nsC != 30 || ratio != 2.25 {
+		t.Errorf("medians = %v, %v, %v; want 20, 30, 2.25", nsA, nsC, ratio)
+	}
+	if ratio == nsC/nsA {
+		t.Errorf("ratio %v is the ratio of the medians, not the median of the ratios", ratio)
+	}
+}
+
+// Blocks gives each side whole blocks, the same number of decisions each,
+// in ABBA order, within b.N.
+func TestBlocks(t *testing.T) {
+	var order []byte
+	var ns []int
+	var bad string
+	testing.Benchmark(func(b *testing.B) {
+		order, ns = order[:0], ns[:0]
+		block, pairs := split(b.N)
+		side := func(name byte) func(int) {
+			return func(n int) {
+				if n != block {
+					bad = fmt.Sprintf("b.N %d: a block of %d, want %d", b.N, n, block)
+				}
+				if len(order) < 8 {
+					order = append(order, name)
+				}
+				ns = append(ns, n)
+			}
+		}
+		Blocks(b, side('a'), side('c'))
+		if len(ns) != 2*pairs {
+			bad = fmt.Sprintf("b.N %d: %d blocks, want %d", b.N, len(ns), 2*pairs)
+		}
+	})
+	if bad != "" {
+		t.Fatal(bad)
+	}
+	if len(ns) < 8 {
+		t.Fatalf("the last run made %d blocks; want at least 8 to see the order", len(ns))
+	}
+	if got := string(order); got != "accaacca" {
+		t.Errorf("order of the first blocks %q, want %q", got, "accaacca")
 	}
 }
