@@ -29,22 +29,28 @@ const Block = 1000
 func Blocks(b *testing.B, a, c func(n int)) (nsA, nsC, ratio float64) {
 	block, pairs := split(b.N)
 	da, dc := make([]time.Duration, pairs), make([]time.Duration, pairs)
+	b.ReportAllocs()
+	b.ResetTimer()
+	turns(a, c, block, da, dc)
+	b.StopTimer()
+	return medians(da, dc, block)
+}
+
+// turns runs len(da) pairs of blocks of a and c in ABBA order, and writes
+// the time of each pair's blocks to da and dc.
+func turns(a, c func(n int), block int, da, dc []time.Duration) {
 	timed := func(f func(int)) time.Duration {
 		start := time.Now()
 		f(block)
 		return time.Since(start)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for p := range pairs {
+	for p := range da {
 		if p%2 == 0 {
 			da[p], dc[p] = timed(a), timed(c)
 		} else {
 			dc[p], da[p] = timed(c), timed(a)
 		}
 	}
-	b.StopTimer()
-	return medians(da, dc, block)
 }
 
 // split returns the block size and the number of pairs of blocks for n

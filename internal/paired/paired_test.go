@@ -66,38 +66,54 @@ func TestMedians(t *testing.T) {
 	}
 }
 
-// Blocks gives each side whole blocks, the same number of decisions each,
-// in ABBA order, within b.N.
-func TestBlocks(t *testing.T) {
+// turns runs each pair's blocks in ABBA order, whole blocks, and times
+// each block on its own side.
+func TestTurns(t *testing.T) {
 	var order []byte
-	var ns []int
+	side := func(name byte) func(int) {
+		return func(n int) {
+			if n != 3 {
+				t.Errorf("%c: a block of %d, want 3", name, n)
+			}
+			order = append(order, name)
+			if name == 'c' {
+				time.Sleep(time.Millisecond) // so that c's times cannot be 0
+			}
+		}
+	}
+	da, dc := make([]time.Duration, 5), make([]time.Duration, 5)
+	turns(side('a'), side('c'), 3, da, dc)
+	if got, want := string(order), "accaaccaac"; got != want {
+		t.Errorf("order %q, want %q", got, want)
+	}
+	for p := range dc {
+		if dc[p] < time.Millisecond {
+			t.Errorf("pair %d: c's block timed %v, under the millisecond it slept: a block's time went to the other side", p, dc[p])
+		}
+	}
+}
+
+// Blocks, under the testing package at whatever b.N it is given, makes
+// whole pairs of blocks, as split says.
+func TestBlocks(t *testing.T) {
 	var bad string
 	testing.Benchmark(func(b *testing.B) {
-		order, ns = order[:0], ns[:0]
 		block, pairs := split(b.N)
-		side := func(name byte) func(int) {
+		made := [2]int{}
+		side := func(i int) func(int) {
 			return func(n int) {
 				if n != block {
 					bad = fmt.Sprintf("b.N %d: a block of %d, want %d", b.N, n, block)
 				}
-				if len(order) < 8 {
-					order = append(order, name)
-				}
-				ns = append(ns, n)
+				made[i]++
 			}
 		}
-		Blocks(b, side('a'), side('c'))
-		if len(ns) != 2*pairs {
-			bad = fmt.Sprintf("b.N %d: %d blocks, want %d", b.N, len(ns), 2*pairs)
+		Blocks(b, side(0), side(1))
+		if made != [2]int{pairs, pairs} {
+			bad = fmt.Sprintf("b.N %d: %v blocks, want %d each", b.N, made, pairs)
 		}
 	})
 	if bad != "" {
 		t.Fatal(bad)
-	}
-	if len(ns) < 8 {
-		t.Fatalf("the last run made %d blocks; want at least 8 to see the order", len(ns))
-	}
-	if got := string(order); got != "accaacca" {
-		t.Errorf("order of the first blocks %q, want %q", got, "accaacca")
 	}
 }
