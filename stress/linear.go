@@ -197,25 +197,35 @@ func CheckLinear(cfg LinearConfig) (LinearReport, error) {
 		rep.Histories++
 		rep.Operations += len(ops)
 		rep.Evictions += evicted
-		res, info := porcupine.CheckOperationsVerbose(linModel, ops, cfg.Timeout)
-		switch res {
+		switch res, v := judge(cfg, h, ops); res {
 		case porcupine.Unknown:
 			rep.Unknown++
 		case porcupine.Illegal:
-			path := filepath.Join(cfg.OutDir, fmt.Sprintf("sluice-linear-%d-%d.html", cfg.Seed, h))
-			detail := "not linearizable; visualization: " + path
-			if err := porcupine.VisualizePath(linModel, info, path); err != nil {
-				detail = fmt.Sprintf("not linearizable; writing the visualization failed: %v", err)
-			}
-			// The same history as text, for a reader without a browser.
-			txt := strings.TrimSuffix(path, ".html") + ".txt"
-			if err := os.WriteFile(txt, []byte(dump(ops)), 0o644); err == nil {
-				detail += ", history: " + txt
-			}
-			rep.Violations = append(rep.Violations, Violation{Kind: "linearizability", Key: fmt.Sprintf("history %d", h), Detail: detail})
+			rep.Violations = append(rep.Violations, v)
 		}
 	}
 	return rep, nil
+}
+
+// judge checks history h with porcupine against the sequential model. An
+// illegal history is returned as a violation, and written to cfg.OutDir as
+// porcupine's visualization and as text (dump).
+func judge(cfg LinearConfig, h int, ops []porcupine.Operation) (porcupine.CheckResult, Violation) {
+	res, info := porcupine.CheckOperationsVerbose(linModel, ops, cfg.Timeout)
+	if res != porcupine.Illegal {
+		return res, Violation{}
+	}
+	path := filepath.Join(cfg.OutDir, fmt.Sprintf("sluice-linear-%d-%d.html", cfg.Seed, h))
+	detail := "not linearizable; visualization: " + path
+	if err := porcupine.VisualizePath(linModel, info, path); err != nil {
+		detail = fmt.Sprintf("not linearizable; writing the visualization failed: %v", err)
+	}
+	// The same history as text, for a reader without a browser.
+	txt := strings.TrimSuffix(path, ".html") + ".txt"
+	if err := os.WriteFile(txt, []byte(dump(ops)), 0o644); err == nil {
+		detail += ", history: " + txt
+	}
+	return res, Violation{Kind: "linearizability", Key: fmt.Sprintf("history %d", h), Detail: detail}
 }
 
 // dump lists a history's operations by call instant, one a line.
