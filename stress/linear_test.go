@@ -2,6 +2,7 @@ package stress
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -38,8 +39,8 @@ func TestLinearCatches(t *testing.T) {
 	}{
 		{"in turn, the second denied", []porcupine.Operation{op(0, whole, wholeFirst, 1, 2), op(1, one, oneAfter, 3, 4)}, true},
 		{"in turn, both allowed", []porcupine.Operation{op(0, whole, wholeFirst, 1, 2), op(1, one, oneFirst, 3, 4)}, false},
-		// The second was denied as if it had come first: the order the
-		// instants give is the only one there is.
+		// The first was denied as if it had come second: the instants
+		// allow one order only.
 		{"in turn, the first denied", []porcupine.Operation{op(0, whole, wholeAfter, 1, 2), op(1, one, oneFirst, 3, 4)}, false},
 		// Overlapping, either order may explain them.
 		{"overlapping, the whole burst first", []porcupine.Operation{op(0, whole, wholeFirst, 1, 4), op(1, one, oneAfter, 2, 3)}, true},
@@ -67,7 +68,7 @@ func TestLinearCatches(t *testing.T) {
 			t.Errorf("%s: violation %v", c.name, v)
 		}
 		for _, ext := range []string{".html", ".txt"} {
-			path := cfg.OutDir + "/sluice-linear-1-7" + ext
+			path := filepath.Join(cfg.OutDir, "sluice-linear-1-7"+ext)
 			if !strings.Contains(v.Detail, path) {
 				t.Errorf("%s: the violation does not name %s: %s", c.name, path, v.Detail)
 			}
@@ -75,7 +76,7 @@ func TestLinearCatches(t *testing.T) {
 				t.Errorf("%s: %v", c.name, err)
 			}
 		}
-		text, err := os.ReadFile(cfg.OutDir + "/sluice-linear-1-7.txt")
+		text, err := os.ReadFile(filepath.Join(cfg.OutDir, "sluice-linear-1-7.txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
