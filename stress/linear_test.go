@@ -13,8 +13,9 @@ import (
 
 // TestLinearCatches holds the linearizability check itself to histories
 // built by hand: TestLinearizable passes on the real engine, and
-// TestMutantsCaught catches the mutants by the invariant runs or the
-// held-bucket race, so neither would show a check that passes everything. Two requests for one key at one instant,
+// TestMutantsCaught has caught the mutants by the invariant runs and the
+// held-bucket race, not by this check (it logs what caught each), so
+// neither would show a check that passes everything. Two requests for one key at one instant,
 // the first for the whole burst: whichever order they are linearized in,
 // one of them must be denied.
 func TestLinearCatches(t *testing.T) {
