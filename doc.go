@@ -11,8 +11,8 @@
 // of length t a key never gets more than burst + floor(n·t/period) tokens,
 // and under saturating demand it gets that many, up to the clock's
 // resolution (a full bucket cannot bank the fraction of a nanosecond until
-// the next reading). Refill is computed at
-// decision time; no timer runs per key.
+// the next reading). Refill is computed at decision time; no timer runs per
+// key.
 //
 // A request whose cost exceeds the burst can never succeed: it gets
 // TooLarge at once. Bad configuration and costs below 1 are errors that
@@ -24,11 +24,10 @@
 // the processor's time-stamp counter scaled to the runtime's monotonic
 // clock where the counter can stand in for it (clock.Counter), clock.Mono
 // elsewhere; or a clock.Mono, clock.Coarse or clock.Manual given with
-// WithClock. AllowAt takes the time
-// explicitly, for tests, replays and callers deciding many keys at one
-// instant; the time must be a reading of the limiter's clock (Limiter.Now).
-// An earlier time than a key has already seen makes a decision stricter,
-// never looser.
+// WithClock. AllowAt takes the time explicitly, for tests, replays and
+// callers deciding many keys at one instant; the time must be a reading of
+// the limiter's clock (Limiter.Now). An earlier time than a key has already
+// seen makes a decision stricter, never looser.
 //
 // # Memory
 //
