@@ -216,3 +216,48 @@ func TestMainRun(t *testing.T) {
 		t.Errorf("ran %q, want %q", got, want)
 	}
 }
+
+// TestUnreadableInputs: where the directory of kept inputs cannot be read,
+// before go test or after it failed, fuzzrun cannot tell whether an input
+// was kept, and the target fails; fuzzAll says why.
+func TestUnreadableInputs(t *testing.T) {
+	late := fixture(t, "deadline.txt")
+	for _, when := range []string{"before", "after"} {
+		t.Run(when, func(t *testing.T) {
+			tg := target{dir: t.TempDir(), name: "FuzzLimiter"}
+			kept := filepath.Join(tg.dir, "testdata", "fuzz", tg.name)
+			block := func() error { // a file where the directory should be
+				if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
+					return err
+				}
+				return os.WriteFile(kept, nil, 0o644)
+			}
+			if when == "before" {
+				if err := block(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ran := false
+			run := func(dir string, argv []string, out io.Writer) error {
+				ran = true
+				io.WriteString(out, late)
+				if when == "after" {
+					if err := block(); err != nil {
+						return err
+					}
+				}
+				return exitErr
+			}
+			var out bytes.Buffer
+			if rc := fuzzAll([]target{tg}, "go", nil, run, &out); rc != 1 {
+				t.Errorf("fuzzAll = %d, want 1:\n%s", rc, out.String())
+			}
+			if ran != (when == "after") {
+				t.Errorf("go test ran: %v", ran)
+			}
+			if want := "fuzzrun: FuzzLimiter (" + tg.dir + "): FAILED: "; !strings.Contains(out.String(), want) {
+				t.Errorf("output lacks %q:\n%s", want, out.String())
+			}
+		})
+	}
+}
