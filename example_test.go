@@ -231,6 +231,31 @@ func ExampleLimiter_Stats() {
 	// allowed=2 denied=1 refused=1 keys=2 evictions=0
 }
 
+// The sweeper evicts a key once its bucket has been full for the idle
+// TTL, and the key's next request meets a new bucket, full, which decides
+// as the old one would have. The sweeper walks the stripes in real time,
+// each within half a TTL, but reads the limiter's clock, here a manual
+// one moved by hand.
+func ExampleWithIdleTTL() {
+	clk := clock.NewManual(0)
+	lim, _ := sluice.New(sluice.Per(1, time.Second), 2,
+		sluice.WithIdleTTL(100*time.Millisecond), sluice.WithClock(clk))
+	defer lim.Close()
+
+	fmt.Println(lim.Allow("dave"), lim.Allow("dave"), lim.Allow("dave"))
+	clk.Set(2100 * time.Millisecond) // full since 2s, idle for the TTL since
+	for give := time.Now().Add(10 * time.Second); lim.Len() > 0 && time.Now().Before(give); {
+		time.Sleep(time.Millisecond) // the sweeper's walk: about 50ms here
+	}
+	s := lim.Stats()
+	fmt.Printf("keys=%d evictions=%d\n", s.Keys, s.Evictions)
+	fmt.Println(lim.Allow("dave"), lim.Allow("dave"), lim.Allow("dave"))
+	// Output:
+	// true true false
+	// keys=0 evictions=1
+	// true true false
+}
+
 // A service whose keys mostly come new (one per session, say) and that
 // creates them on many cores at once can give the limiter more stripes
 // than the default, so that creations meet less often on a stripe's lock.
