@@ -12,10 +12,10 @@ import (
 	"github.com/seed997/sluice/internal/paired"
 )
 
-// BenchmarkAllowLayout shows how much a hot key's decision depends on
-// where its lines fall in their 4 KB pages: an occasional process runs
-// the counted decision up to 2.6 ns slower than the next
-// (bench/HISTORY-27.md, "The count's slow processes"). Here only the goroutine's stack moves:
+// BenchmarkAllowLayout shows how much a hot key's decision depends on where
+// its lines fall in their 4 KB pages: an occasional process runs the
+// counted decision up to 2.6 ns slower than the next (bench/HISTORY-27.md,
+// "The count's slow processes"). Here only the goroutine's stack moves:
 // the decision loop is called at layoutDepths depths, a frame apart, so
 // that the stack crosses more than a page, with the goroutine locked to
 // its thread (the same M throughout) and the buckets where they are. At

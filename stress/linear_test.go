@@ -15,9 +15,9 @@ import (
 // built by hand: TestLinearizable passes on the real engine, and
 // TestMutantsCaught has caught the mutants by the invariant runs and the
 // held-bucket race, not by this check (it logs what caught each), so
-// neither would show a check that passes everything. Two requests for one key at one instant,
-// the first for the whole burst: whichever order they are linearized in,
-// one of them must be denied.
+// neither would show a check that passes everything. Two requests for one
+// key at one instant, the first for the whole burst: whichever order they
+// are linearized in, one of them must be denied.
 func TestLinearCatches(t *testing.T) {
 	now := time.Hour
 	whole := linInput{Key: "k0", Now: now, Cost: linBurst}

@@ -98,11 +98,12 @@ func (t *Table[B, P]) Counts() (allowed, denied int64) {
 // Pin pins the goroutine to its P and returns the P's id, for Tally; the
 // caller must Unpin at once. While pinned the goroutine cannot be
 // preempted, and a stop of the world (the garbage collector's) waits for
-// it, so nothing but Tally belongs between the two. Pin, Tally and Unpin are Count taken apart:
-// Count, with two calls in it, is too large to inline, so a decision
-// that calls it makes three calls, where one that calls these makes the
-// two to the runtime (a hot key's decision 1.3 ns faster with the coarse
-// clock, 1.6 ns with the default one, six interleaved processes).
+// it, so nothing but Tally belongs between the two. Pin, Tally and Unpin
+// are Count taken apart: Count, with two calls in it, is too large to
+// inline, so a decision that calls it makes three calls, where one that
+// calls these makes the two to the runtime (a hot key's decision 1.3 ns
+// faster with the coarse clock, 1.6 ns with the default one, six
+// interleaved processes).
 func Pin() int { return procPin() }
 
 // Unpin undoes Pin.

@@ -49,12 +49,13 @@ import (
 // written again, so a lookup that sees the byte full sees the key (and a
 // string handed out for it, pointing into the table, never changes). A
 // deleted slot is never reused in the same table: a goroutine that found
-// the bucket before it was evicted may still hold a pointer to it, and
-// must keep seeing it dead, not a new key's live bucket. Slots are reclaimed only by moving the table into new
-// memory (Stripe.grow), a few groups per call; the old table stays valid
-// for whoever still reads it, its moved buckets frozen and their slots
-// deleted, and a lookup that misses in it follows into to the new one,
-// until the garbage collector sees the last such reader go.
+// the bucket before it was evicted may still hold a pointer to it, and must
+// keep seeing it dead, not a new key's live bucket. Slots are reclaimed
+// only by moving the table into new memory (Stripe.grow), a few groups per
+// call; the old table stays valid for whoever still reads it, its moved
+// buckets frozen and their slots deleted, and a lookup that misses in it
+// follows into the new one, until the garbage collector sees the last such
+// reader go.
 type table[B any] struct {
 	groups []group[B]
 	// long holds, per group, where the bytes of each key longer than
