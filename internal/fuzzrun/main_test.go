@@ -15,6 +15,8 @@ import (
 // The outputs in testdata are go test's own, on Go 1.26.8:
 //   - deadline.txt: make fuzz's FuzzLimiter at -fuzztime 4m, failed by the
 //     coordinator's deadline race (golang/go#75804) with nothing found;
+//   - deadline-race.txt: the same race in make fuzz's FuzzHash, under
+//     -race, at the default -fuzztime 30s;
 //   - input.txt: a target that fails at one input, which go test wrote
 //     to testdata/fuzz/FuzzBoom;
 //   - seed.txt: the same target again, its kept failing input now
@@ -41,9 +43,10 @@ var exitErr = &exec.ExitError{}
 
 func TestFuzz(t *testing.T) {
 	late, input, seed := fixture(t, "deadline.txt"), fixture(t, "input.txt"), fixture(t, "seed.txt")
+	lateRace := fixture(t, "deadline-race.txt")
 	for _, c := range []struct {
 		name   string
-		target string // the fuzz function: FuzzLimiter for deadline.txt, FuzzBoom for the others
+		target string // the fuzz function: FuzzLimiter for deadline.txt, FuzzHash for deadline-race.txt, FuzzBoom for the others
 		had    string // an input kept before the run
 		run    fake
 		want   outcome
@@ -51,6 +54,8 @@ func TestFuzz(t *testing.T) {
 	}{
 		{"passed", "FuzzLimiter", "", fake{said: "fuzz: elapsed: 3s, execs: 20000 (6650/sec), new interesting: 0 (total: 52)\nPASS\nok  \tgithub.com/seed997/sluice\t3.1s\n"}, passed, false},
 		{"the deadline alone", "FuzzLimiter", "", fake{said: late, err: exitErr}, deadline, false},
+		{"the deadline alone, under -race", "FuzzHash", "", fake{said: lateRace, err: exitErr}, deadline, false},
+		{"the deadline under -race, and a race", "FuzzHash", "", fake{said: strings.Replace(lateRace, "--- FAIL", "==================\nWARNING: DATA RACE\n==================\n--- FAIL", 1), err: exitErr}, failed, false},
 		{"the deadline alone, with inputs kept before", "FuzzLimiter", "582528ddfad69eb5", fake{said: late, err: exitErr}, deadline, false},
 		{"the deadline, and an input kept", "FuzzLimiter", "", fake{said: late, kept: "f4f49857cd651e00", err: exitErr}, failed, false},
 		{"the deadline of another target", "FuzzStep", "", fake{said: late, err: exitErr}, failed, false},
