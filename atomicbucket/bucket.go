@@ -119,7 +119,8 @@ func (b *Bucket) TakeFrom(l *Limit, clk clock.Clock, now time.Duration, cost int
 
 // TakeAt takes cost tokens at an explicit time now, which should be a
 // reading of the same clock the bucket is otherwise used with. An earlier
-// now than a previous decision's makes this one stricter, never looser.
+// now than a previous decision's makes this one stricter, never looser,
+// while it is within the horizon of the state (see the package doc).
 func (b *Bucket) TakeAt(l *Limit, now time.Duration, cost int64) Decision {
 	return l.describe(b.take(l, nil, now, cost))
 }

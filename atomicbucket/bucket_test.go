@@ -278,6 +278,47 @@ func TestMonotone(t *testing.T) {
 	}
 }
 
+// An explicit time earlier than a key's state by more than the horizon is
+// outside the exact range, and TakeAt's doc says what it gets: the offset
+// wraps, the bucket reads as full at that time and admits, as it would
+// had the request come first in time order, and the state moves to it, so
+// that at the key's present time the bucket reads as empty for most of a
+// horizon. Within the horizon an earlier time only makes a decision
+// stricter (TestMonotone); this holds the boundary, at a rate whose
+// horizon is 73 minutes.
+func TestEarlierPastHorizon(t *testing.T) {
+	for _, im := range impls {
+		l := mustLimit(t, 1048573, time.Second, 5) // n' = 1048573
+		h := l.Horizon()
+		at := 3 * h
+		b := im.make(l, at)
+		if d := b.TakeAt(l, at, 5); !d.OK() {
+			t.Fatalf("%s: full bucket denied its burst: %+v", im.name, d)
+		}
+		// The state is tau ahead of at. Earlier by up to the horizon less
+		// tau and a unit, the offset is exact: denied, and nothing moves.
+		for _, back := range []time.Duration{time.Hour, h / 2, h - l.duration(l.tau) - 1} {
+			if d := b.TakeAt(l, at-back, 1); d.OK() || d.RetryAfter < back {
+				t.Fatalf("%s: %v earlier: %+v, want denied for at least %v", im.name, back, d, back)
+			}
+		}
+		if d := b.TakeAt(l, at, 1); d.OK() || d.RetryAfter > time.Microsecond {
+			t.Fatalf("%s: state moved by an earlier time within the horizon: %+v", im.name, d)
+		}
+		// Earlier by more than the horizon: read as full, admitted.
+		back := h + time.Second
+		if d := b.TakeAt(l, at-back, 1); !d.OK() || d.Remaining != 4 {
+			t.Fatalf("%s: %v earlier, past the horizon: %+v, want admitted from a full bucket", im.name, back, d)
+		}
+		// And the state is now that time's: at the key's present time the
+		// offset wraps the other way, and the key is denied for the
+		// horizon less the second it went past it.
+		if d := b.TakeAt(l, at, 1); d.OK() || d.RetryAfter < h-2*time.Second {
+			t.Fatalf("%s: after a time past the horizon, at the present: %+v, want denied for about %v", im.name, d, h-time.Second)
+		}
+	}
+}
+
 // A new bucket is full at any time, not only from its creator's time on: a
 // request with an older time (it read the clock before the creator did)
 // gets what it would have got had it come first. Otherwise no sequential

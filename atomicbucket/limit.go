@@ -16,7 +16,7 @@
 // at which the bucket will be full again. tokens(now) = (tau − (TAT − now))/d'.
 // A request takes c tokens iff max(TAT−now, 0) + c·d' <= tau, and then
 // TAT = max(TAT, now) + c·d'. TAT only grows, so an earlier or stale now can
-// only make a decision stricter.
+// only make a decision stricter (within the horizon, below).
 //
 // Decades of uptime at 1/n' ns resolution do not fit in 64 bits, so TAT is
 // kept modulo 2^63 and only the offset TAT−now is ever read, as a signed
@@ -26,7 +26,10 @@
 // (a larger one makes Take read the clock again); a full bucket's offset
 // falls by the idle time, and the sweeper evicts full buckets long before it
 // reaches -Horizon. A bucket left idle past the horizon reads as less full
-// than it is: stricter, never looser. Bit 63 marks an evicted bucket (the
+// than it is: stricter, never looser. An explicit time earlier than the
+// state by more than the horizon reads the offset wrapped, as if the time
+// were a multiple of 2^63 units later, and may be admitted; the state then
+// moves to it (TestEarlierPastHorizon). Bit 63 marks an evicted bucket (the
 // tombstone).
 package atomicbucket
 
