@@ -27,7 +27,8 @@
 // WithClock. AllowAt takes the time explicitly, for tests, replays and
 // callers deciding many keys at one instant; the time must be a reading of
 // the limiter's clock (Limiter.Now). An earlier time than a key has already
-// seen makes a decision stricter, never looser.
+// seen makes a decision stricter, never looser, while it is within the
+// limiter's exact horizon of the key's state (see Limiter.AllowAt).
 //
 // # Memory
 //

@@ -828,6 +828,53 @@ func TestClockBackwards(t *testing.T) {
 	}
 }
 
+// TestClockBackPastHorizon: a clock set back further than the limiter's
+// exact horizon is read as AllowAt reads such a time (see its doc): the
+// key reads as full there, the request is admitted and moves the state
+// back, and at the present the key is denied for about a horizon. Allow
+// decides in line (TryOne), AllowN and AllowAt through the CAS loop; all
+// three must agree with the documented reading.
+func TestClockBackPastHorizon(t *testing.T) {
+	const n = 1048573 // a reduced count near 2^20: a 73-minute horizon
+	h := time.Duration((1 << 62) / n)
+	present := 3 * h
+	back := present - h - time.Second
+	for _, tc := range []struct {
+		name string
+		take func(l *Limiter, clk *clock.Manual, at time.Duration) bool
+	}{
+		{"Allow", func(l *Limiter, clk *clock.Manual, at time.Duration) bool { clk.Set(at); return l.Allow("k") }},
+		{"AllowN", func(l *Limiter, clk *clock.Manual, at time.Duration) bool {
+			clk.Set(at)
+			d, err := l.AllowN("k", 1)
+			return err == nil && d.OK()
+		}},
+		{"AllowAt", func(l *Limiter, _ *clock.Manual, at time.Duration) bool {
+			d, err := l.AllowAt("k", 1, at)
+			return err == nil && d.OK()
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := clock.NewManual(present)
+			l := newLimiter(t, Per(n, time.Second), 2, WithClock(clk))
+			if !tc.take(l, clk, present) || !tc.take(l, clk, present) || tc.take(l, clk, present) {
+				t.Fatal("burst")
+			}
+			if tc.take(l, clk, present-h+time.Second) {
+				t.Fatal("an earlier time within the horizon admitted on an empty bucket")
+			}
+			if !tc.take(l, clk, back) {
+				t.Fatal("a time past the horizon denied; the docs say it reads the key as full")
+			}
+			clk.Set(present)
+			d, err := l.AllowAt("k", 1, present)
+			if err != nil || d.OK() || d.RetryAfter < h-2*time.Second {
+				t.Fatalf("at the present after it: %+v, %v; want denied for about %v", d, err, h-time.Second)
+			}
+		})
+	}
+}
+
 // scriptClock returns its readings in order, then repeats the last: a
 // goroutine that stalls between reading the clock and deciding.
 type scriptClock struct {

@@ -17,7 +17,9 @@ import (
 // Clock is a monotonic time source. Now must be safe for concurrent use and
 // should not go backwards for a single caller. A limiter tolerates one that
 // does (a Manual clock set back, a Counter stepping away a counter jump):
-// an earlier reading only makes a decision stricter.
+// an earlier reading only makes a decision stricter, while it is within
+// the limiter's exact horizon of a key's state (see sluice.Limiter.AllowAt,
+// whose explicit times are read the same way).
 type Clock interface {
 	Now() time.Duration
 }
