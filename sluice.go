@@ -344,19 +344,20 @@ func (l *Limiter) locate(key string) (*stripe, stripes.Key, time.Duration) {
 }
 
 // AllowAt is AllowN at an explicit time now, a reading of the limiter's
-// clock (see Now). A now earlier than one the key has already seen makes the
-// decision stricter, never looser, with two exceptions. The sweeper evicts a
-// bucket when it is full at the sweeper's own clock reading, so a request
-// whose now is older than that reading meets a new, full bucket, as if its
-// now were the sweeper's. And a now earlier than the key's state by more
-// than the exact horizon (see WithIdleTTL) is outside the range the state
-// holds exactly: it is read as if it were later by twice the horizon, or a
-// multiple of that, so the request may be admitted, and an admission moves
-// the key's state to it, after which the key reads as empty at its present
-// time for up to a horizon. The sweeper runs in real time: times that leap
-// ahead of it by more than the horizon meet keys idle past it, which read
-// as less full than they are, stricter and never looser (cmd/sluice's
-// replay, whose clock leaps, moves such keys aside).
+// clock (see Now). A now earlier than one the key has already seen makes
+// the decision stricter, never looser, with two exceptions. The sweeper
+// evicts a bucket when it is full at the sweeper's own clock reading, so a
+// request whose now is older than that reading meets a new, full bucket, as
+// if its now were the sweeper's. And a now earlier than the key's state by
+// more than the exact horizon (see WithIdleTTL) is outside the range the
+// state holds exactly: it is read as if it were later by twice the horizon,
+// or a multiple of that, so the request may be admitted, whatever the key's
+// decisions near that time took, and an admission moves the key's state to
+// it, after which the key reads as empty at its present time for up to a
+// horizon. The sweeper runs in real time: times that leap ahead of it by
+// more than the horizon meet keys idle past it, which read as less full
+// than they are, stricter and never looser (cmd/sluice's replay, whose
+// clock leaps, moves such keys aside).
 func (l *Limiter) AllowAt(key string, n int, now time.Duration) (Decision, error) {
 	if n < 1 {
 		return Decision{Status: atomicbucket.Invalid}, costError(n)

@@ -279,13 +279,13 @@ func TestMonotone(t *testing.T) {
 }
 
 // An explicit time earlier than a key's state by more than the horizon is
-// outside the exact range, and TakeAt's doc says what it gets: the offset
-// wraps, the bucket reads as full at that time and admits, as it would
-// had the request come first in time order, and the state moves to it, so
+// outside the exact range, and the package doc says what it gets: the
+// offset wraps, the bucket may read as full at that time and admit,
+// whatever was taken near that time before, and the state moves to it, so
 // that at the key's present time the bucket reads as empty for most of a
 // horizon. Within the horizon an earlier time only makes a decision
 // stricter (TestMonotone); this holds the boundary, at a rate whose
-// horizon is 73 minutes.
+// horizon is 73 minutes, and what lies past it.
 func TestEarlierPastHorizon(t *testing.T) {
 	for _, im := range impls {
 		l := mustLimit(t, 1048573, time.Second, 5) // n' = 1048573
@@ -315,6 +315,19 @@ func TestEarlierPastHorizon(t *testing.T) {
 		// horizon less the second it went past it.
 		if d := b.TakeAt(l, at, 1); d.OK() || d.RetryAfter < h-2*time.Second {
 			t.Fatalf("%s: after a time past the horizon, at the present: %+v, want denied for about %v", im.name, d, h-time.Second)
+		}
+		// Nor does the wrapped reading know what the key's decisions near
+		// that time took: a key drained at 0, then decided on in steps
+		// shorter than the horizon to past it, admits its whole burst
+		// again at 1ns, 10 admissions in 1ns at a burst of 5.
+		b = im.make(l, 0)
+		for _, at := range []time.Duration{0, h / 2, h, h + 2*time.Second} {
+			if d := b.TakeAt(l, at, 5); !d.OK() {
+				t.Fatalf("%s: at %v, a full bucket denied its burst: %+v", im.name, at, d)
+			}
+		}
+		if d := b.TakeAt(l, 1, 5); !d.OK() {
+			t.Fatalf("%s: a time a horizon and 2s behind the state was not read as full: %+v", im.name, d)
 		}
 	}
 }

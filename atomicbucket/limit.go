@@ -28,9 +28,9 @@
 // reaches -Horizon. A bucket left idle past the horizon reads as less full
 // than it is: stricter, never looser. An explicit time earlier than the
 // state by more than the horizon reads the offset wrapped, as if the time
-// were a multiple of 2^63 units later, and may be admitted; the state then
-// moves to it (TestEarlierPastHorizon). Bit 63 marks an evicted bucket (the
-// tombstone).
+// were a multiple of 2^63 units later, and may be admitted, whatever was
+// taken near that time before; the state then moves to it
+// (TestEarlierPastHorizon). Bit 63 marks an evicted bucket (the tombstone).
 package atomicbucket
 
 import (
