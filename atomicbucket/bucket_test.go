@@ -321,9 +321,9 @@ func TestEarlierPastHorizon(t *testing.T) {
 		// shorter than the horizon to past it, admits its whole burst
 		// again at 1ns, 10 admissions in 1ns at a burst of 5.
 		b = im.make(l, 0)
-		for _, at := range []time.Duration{0, h / 2, h, h + 2*time.Second} {
-			if d := b.TakeAt(l, at, 5); !d.OK() {
-				t.Fatalf("%s: at %v, a full bucket denied its burst: %+v", im.name, at, d)
+		for _, step := range []time.Duration{0, h / 2, h, h + 2*time.Second} {
+			if d := b.TakeAt(l, step, 5); !d.OK() {
+				t.Fatalf("%s: at %v, a full bucket denied its burst: %+v", im.name, step, d)
 			}
 		}
 		if d := b.TakeAt(l, 1, 5); !d.OK() {
