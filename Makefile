@@ -163,7 +163,7 @@ cover:
 # engine's hot key against its floor in paired blocks (the measure its
 # target is held to; the suite's own floor, through its interface,
 # compresses the ratio), in
-# quick mode (under 6 minutes on 2 cores; each line is printed as it lands),
+# quick mode (about 6 minutes on 2 cores; each line is printed as it lands),
 # then the table and the chart: out/bench.txt, out/bench.svg.
 #
 # COUNT is the number of rounds: each round is one process that runs every
