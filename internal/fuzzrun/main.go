@@ -5,12 +5,12 @@
 //	go run ./internal/fuzzrun [-go go] [-fuzztime 30s] [-fuzzminimizetime 10s] dir:FuzzName[:race] ...
 //
 // go test -fuzz takes one target at a time, so make fuzz runs several in a
-// row. With a duration for -fuzztime, Go 1.26's fuzz coordinator can fail
-// a target at its time limit with "context deadline exceeded" and no
-// failing input: it takes its deadline for the normal end of a run only
-// once the context it derived for its workers has been cancelled too, and
-// it can look in the moment between the two (golang/go#75804, fixed in Go
-// 1.27, not in any 1.26 release). As a plain list of commands, make fuzz stopped
+// row. With a duration for -fuzztime, Go 1.26's fuzz coordinator can fail a
+// target at its time limit with "context deadline exceeded" and no failing
+// input: it takes its deadline for the normal end of a run only once the
+// context it derived for its workers has been cancelled too, and it can
+// look in the moment between the two (golang/go#75804, fixed in Go 1.27,
+// not in any 1.26 release). As a plain list of commands, make fuzz stopped
 // there: it failed a run that had found nothing, and ran none of the
 // targets after that one.
 //
