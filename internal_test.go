@@ -33,9 +33,9 @@ func TestAllowHashIsTables(t *testing.T) {
 }
 
 // The limiter keeps its own copy of a key, so a key sliced from a large
-// request buffer does not keep the buffer alive.
-// Short keys are copied into their slot, long ones cloned: the table
-// never points into the caller's buffer.
+// request buffer does not keep the buffer alive. Short keys are copied into
+// their slot, long ones cloned: the table never points into the caller's
+// buffer.
 func TestKeyCopied(t *testing.T) {
 	l := newLimiter(t, Per(1, time.Second), 1)
 	buf := strings.Repeat("x", 1<<16)

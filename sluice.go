@@ -84,11 +84,11 @@ func WithClock(c clock.Clock) Option {
 
 // WithIdleTTL sets how long a key's bucket must stay full before the
 // sweeper evicts it. Eviction never changes a decision; a short TTL trades
-// memory for the cost of re-creating keys, and under WithMaxKeys it is
-// how long a key counts as in use, and so how soon the cap has room again
-// after a flood of forged keys. The TTL is capped at half the
-// limit's exact horizon, 2^62/n' ns for the reduced count n' = n/gcd(n,
-// period in ns): 146 years at most rates, 73 minutes at the largest n'.
+// memory for the cost of re-creating keys, and under WithMaxKeys it is how
+// long a key counts as in use, and so how soon the cap has room again after
+// a flood of forged keys. The TTL is capped at half the limit's exact
+// horizon, 2^62/n' ns for the reduced count n' = n/gcd(n, period in ns):
+// 146 years at most rates, 73 minutes at the largest n'.
 func WithIdleTTL(d time.Duration) Option {
 	return func(cfg *config) error {
 		if d <= 0 {
@@ -308,19 +308,18 @@ func (l *Limiter) AllowN(key string, n int) (Decision, error) {
 	return l.decide(st, k, int64(n), now, true), nil
 }
 
-// locate is Allow's first steps as one call, for AllowN: the key's hash
-// (a key of 9 to 16 bytes in line), its stripe, and a reading of the
-// clock, taken before the bucket's load as Allow takes it. Allow writes
-// them out: calling locate made its hot key 0.7 ns slower on the default
-// and the coarse clock, 18.40 → 19.09 and 12.75 → 13.49 ns, the floor
-// ratio 1.09 → 1.15 and 1.05 → 1.13 (BenchmarkAllowPaired, eight
-// processes of each build in turns; bench/runs/allow-via-locate.txt).
-// AllowN called Of (and through it the hash)
-// and then read the clock inside Take, through atomicbucket's readClock:
-// with locate it took 27.9 ns against 30.8 on the default clock and 24.4
-// against 25.6 on the coarse one (BenchmarkAllowN, eight processes of
-// each build in turns, 2026-11-26), for one more clock read on a new key
-// (decide).
+// locate is Allow's first steps as one call, for AllowN: the key's hash (a
+// key of 9 to 16 bytes in line), its stripe, and a reading of the clock,
+// taken before the bucket's load as Allow takes it. Allow writes them out:
+// calling locate made its hot key 0.7 ns slower on the default and the
+// coarse clock, 18.40 → 19.09 and 12.75 → 13.49 ns, the floor ratio
+// 1.09 → 1.15 and 1.05 → 1.13 (BenchmarkAllowPaired, eight processes of
+// each build in turns; bench/runs/allow-via-locate.txt). AllowN called Of
+// (and through it the hash) and then read the clock inside Take, through
+// atomicbucket's readClock: with locate it took 27.9 ns against 30.8 on the
+// default clock and 24.4 against 25.6 on the coarse one (BenchmarkAllowN,
+// eight processes of each build in turns, 2026-11-26), for one more clock
+// read on a new key (decide).
 func (l *Limiter) locate(key string) (*stripe, stripes.Key, time.Duration) {
 	var h uint64
 	if n := len(key); n > 8 && n <= 16 {

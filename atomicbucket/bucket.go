@@ -145,12 +145,12 @@ func readClock(clk clock.Clock) time.Duration {
 // clk that the caller took before the first load, so that the window
 // between a load and its CAS is a few instructions: read between them, a
 // 30ns clock read made two cores' CASes fail each other and lose to a
-// mutex. A retry reuses now: older than the state by
-// nanoseconds, it can only make the decision stricter. A state more than
-// the burst ahead of now cannot have been written from a fresh time, so it
-// means this goroutine stalled after reading the clock; it reads the clock
-// again. Only a stall longer than the whole horizon (73 minutes at least,
-// centuries at most rates) would go unseen.
+// mutex. A retry reuses now: older than the state by nanoseconds, it can
+// only make the decision stricter. A state more than the burst ahead of now
+// cannot have been written from a fresh time, so it means this goroutine
+// stalled after reading the clock; it reads the clock again. Only a stall
+// longer than the whole horizon (73 minutes at least, centuries at most
+// rates) would go unseen.
 func (b *Bucket) take(l *Limit, clk clock.Clock, now time.Duration, cost int64) (Status, int64, int64) {
 	if st := l.checkCost(cost); st != Allowed {
 		return st, 0, 0

@@ -24,8 +24,7 @@ const heldWait = 10 * time.Second
 // that bug switched on (internal/mutant's SweepNoMark), one-second runs on
 // both manual clocks caught it for 4, then 6, seeds of 24 on 2 cores, and
 // for 2 or 3 in three measurements since the key cap evicts only keys idle
-// for the TTL
-// (BenchmarkRandomCatch). Here it happens every time.
+// for the TTL (BenchmarkRandomCatch). Here it happens every time.
 //
 // Allow and AllowN read the clock before the lookup, so the only reading
 // after it is the one the engine takes again when the state is further

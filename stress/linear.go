@@ -80,8 +80,8 @@ var (
 	linTau = new(big.Rat).Mul(big.NewRat(linBurst, 1), linT)
 )
 
-// linModelStep is the sequential specification: GCRA in exact rationals, written
-// apart from the engine's integer units.
+// linModelStep is the sequential specification: GCRA in exact rationals,
+// written apart from the engine's integer units.
 func linModelStep(s linState, in linInput) (linState, linOutput) {
 	now := new(big.Rat).SetInt64(int64(in.Now))
 	tat := now

@@ -81,9 +81,8 @@ type Config struct {
 // Default returns the configuration of a run on clock c. Real and coarse
 // runs use 7 per second (a token every 142.857142…ms, not a whole number of
 // nanoseconds), slow enough that a goroutine preempted mid-call rarely
-// hides the saturation of a hot key;
-// manual runs use 3 per 10ns, where a refill rounded to whole nanoseconds
-// is 11% too fast.
+// hides the saturation of a hot key; manual runs use 3 per 10ns, where a
+// refill rounded to whole nanoseconds is 11% too fast.
 func Default(c ClockKind) Config {
 	cfg := Config{
 		Clock: c, N: 7, Per: time.Second, Burst: 5,

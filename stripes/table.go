@@ -12,13 +12,12 @@ import (
 // table by value, in the key's group: a key of up to 16 bytes (a user ID,
 // an IPv6 address, a short API key) is stored in the group itself; of a
 // longer one, the slot keeps the length and an array beside the group a
-// pointer to the bytes. A decision on a short key no cache
-// holds then reads one group, on one page: its control word, the key's
-// bytes and its bucket, where a map of pointers to entries to buckets
-// reads four places. A slot is 32 bytes of table (its 16 key bytes, its
-// bucket, its share of the group's header and padding), so a key costs
-// 37 to 55 bytes, its bytes included, as the load moves between 7/8 and
-// 7/12.
+// pointer to the bytes. A decision on a short key no cache holds then reads
+// one group, on one page: its control word, the key's bytes and its bucket,
+// where a map of pointers to entries to buckets reads four places. A slot
+// is 32 bytes of table (its 16 key bytes, its bucket, its share of the
+// group's header and padding), so a key costs 37 to 55 bytes, its bytes
+// included, as the load moves between 7/8 and 7/12.
 //
 // The layout follows the SwissTable family: slots come in groups of eight,
 // and one uint64 per group holds a control byte per slot: empty, deleted,
@@ -173,14 +172,13 @@ func slotOf(m uint64) uint64 { return uint64(bits.TrailingZeros64(m) >> 3) }
 // it no frame and no stack check (amd64, Go 1.26 and 1.27, go tool
 // objdump): the group is reached by address rather than by index, since
 // g < t.ng = len(t.groups) (home; newTable makes both), and the key's
-// words are compared by sameMid, with load64, which checks no bounds. find, which
-// calls itself through into and the long key compares, has a 120-byte
-// frame and spills six registers on entry. A decision calls this first
-// (Stripe.LoadHome): a hot key's took 1.3 ns less on the default clock
-// (24.2 → 22.9 ns), 1.0 on the coarse one (16.8 → 15.8), than with the
-// first step inside find's frame
-// (BenchmarkAllowPaired, builds of both run in turns; bench/HISTORY.md,
-// "The lookup's first step as a leaf").
+// words are compared by sameMid, with load64, which checks no bounds.
+// find, which calls itself through into and the long key compares, has a
+// 120-byte frame and spills six registers on entry. A decision calls this
+// first (Stripe.LoadHome): a hot key's took 1.3 ns less on the default
+// clock (24.2 → 22.9 ns), 1.0 on the coarse one (16.8 → 15.8), than with
+// the first step inside find's frame (BenchmarkAllowPaired, builds of both
+// run in turns; bench/HISTORY.md, "The lookup's first step as a leaf").
 func (t *table[B]) findHome(k Key) *B {
 	n := len(k.S)
 	if n < 8 || n > inlineKey {
@@ -255,13 +253,12 @@ func sameMid(kb *[inlineKey]byte, s string) bool {
 func longLen(kb *[inlineKey]byte) int { return int(binary.LittleEndian.Uint64(kb[:8])) }
 
 // sameLong reports whether the len(s) bytes at p are s, for a key s longer
-// than inlineKey whose length find has found equal to the stored key's,
-// and inlines into find. Up to sameLongMax bytes it calls
-// sameWords, not the runtime's memequal, which a string comparison calls:
-// for the keys of 17 to 48 bytes that APIs use (32-byte API keys, 36-byte
-// UUIDs), a decision took 0.7 to 2.7 ns less (see sameLongMax); longer
-// keys are left to memequal's wide compares, which the word loop does not
-// match.
+// than inlineKey whose length find has found equal to the stored key's, and
+// inlines into find. Up to sameLongMax bytes it calls sameWords, not the
+// runtime's memequal, which a string comparison calls: for the keys of 17
+// to 48 bytes that APIs use (32-byte API keys, 36-byte UUIDs), a decision
+// took 0.7 to 2.7 ns less (see sameLongMax); longer keys are left to
+// memequal's wide compares, which the word loop does not match.
 func sameLong(p *byte, s string) bool {
 	if len(s) > sameLongMax {
 		return unsafe.String(p, len(s)) == s

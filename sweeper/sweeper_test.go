@@ -76,14 +76,13 @@ func testStripe[B any, P bucket[B]](t *testing.T) {
 // memory (Size) then counts a second table while the stripe's own table,
 // not yet growing, keeps its size; and drops it when no more keys come.
 //
-// Keys are created until the stripe asks, and then no more until the
-// table is made, unless it was made already as the key that asked was
-// created. Creating them on, as a flood does, left the sweeper to
-// make the table before the growth came: under make cover, on 2 cores, it
-// missed every growth of two million keys in about one run in a hundred.
-// How soon the sweeper answers an ask is a matter of speed, for the
-// benchmarks (stripes' BenchmarkMakeTable and the new-key scenarios), not
-// of this test.
+// Keys are created until the stripe asks, and then no more until the table
+// is made, unless it was made already as the key that asked was created.
+// Creating them on, as a flood does, left the sweeper to make the table
+// before the growth came: under make cover, on 2 cores, it missed every
+// growth of two million keys in about one run in a hundred. How soon the
+// sweeper answers an ask is a matter of speed, for the benchmarks (stripes'
+// BenchmarkMakeTable and the new-key scenarios), not of this test.
 func TestPrepares(t *testing.T) {
 	l, _ := atomicbucket.NewLimit(1, time.Second, 2)
 	tb, _ := stripes.New[atomicbucket.Bucket](1)

@@ -16,16 +16,16 @@ import (
 // under 0.5% of it.
 const Block = 1000
 
-// Blocks times a against c: each runs n decisions (written out in the
-// loop, with no call per decision that the code measured does not make),
-// a block of Block at a time, taking turns in ABBA order so that neither
-// always goes first, for as many pairs of blocks as b.N decisions fill
-// (at least one pair; see split). The two blocks of a pair run within
-// about 50 µs of each other, where the machine's speed, which moves by
-// 10–30% from second to second on the shared VMs measured, is the same
-// for both; a ratio of two benchmarks run seconds apart takes in that
-// movement. It returns the medians over the
-// pairs of a's and c's ns a decision and of the ratio c÷a of each pair.
+// Blocks times a against c: each runs n decisions (written out in the loop,
+// with no call per decision that the code measured does not make), a block
+// of Block at a time, taking turns in ABBA order so that neither always
+// goes first, for as many pairs of blocks as b.N decisions fill (at least
+// one pair; see split). The two blocks of a pair run within about 50 µs of
+// each other, where the machine's speed, which moves by 10–30% from second
+// to second on the shared VMs measured, is the same for both; a ratio of
+// two benchmarks run seconds apart takes in that movement. It returns the
+// medians over the pairs of a's and c's ns a decision and of the ratio c÷a
+// of each pair.
 func Blocks(b *testing.B, a, c func(n int)) (nsA, nsC, ratio float64) {
 	block, pairs := split(b.N)
 	da, dc := make([]time.Duration, pairs), make([]time.Duration, pairs)

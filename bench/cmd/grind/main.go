@@ -1,19 +1,18 @@
 // Command grind counts what one serial decision costs each implementation
 // in every scenario, under valgrind's callgrind: the instructions it
 // executes and the misses it takes in callgrind's simulated caches (a
-// 32 KiB, 8-way D1 and a 32 MiB, 16-way last level, the development
-// VM's, whatever the machine it runs on). Timings drift with the machine
-// (bench/BENCHMARKS.md, "Run-to-run spread"); these counts do not: the
-// hot key's came out within 0.2 instruction in two runs, each beside
-// other work (two peers' within 0.4 and 2.5). Where the path depends on
-// where keys fall (each limiter draws its hash seed) they moved by up to
-// 6% between the runs, and a new key's by up to 22% (its count holds
-// table growth, part of which sluice's sweeper does on its own thread,
-// uncounted). So they
-// show what a change did to a decision's work without the machine's
+// 32 KiB, 8-way D1 and a 32 MiB, 16-way last level, the development VM's,
+// whatever the machine it runs on). Timings drift with the machine
+// (bench/BENCHMARKS.md, "Run-to-run spread"); these counts do not: the hot
+// key's came out within 0.2 instruction in two runs, each beside other work
+// (two peers' within 0.4 and 2.5). Where the path depends on where keys
+// fall (each limiter draws its hash seed) they moved by up to 6% between
+// the runs, and a new key's by up to 22% (its count holds table growth,
+// part of which sluice's sweeper does on its own thread, uncounted). So
+// they show what a change did to a decision's work without the machine's
 // noise, though not what that work costs in time: they know nothing of a
-// miss's latency, of cores passing lines, of how many instructions
-// retire at once or of hardware prefetching.
+// miss's latency, of cores passing lines, of how many instructions retire
+// at once or of hardware prefetching.
 //
 //	go test -c -o out/bench.test ./bench
 //	go run ./bench/cmd/grind -bin out/bench.test -out out/grind

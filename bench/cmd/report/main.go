@@ -666,9 +666,9 @@ func ratios(a, b []float64) []float64 {
 	return r
 }
 
-// byRound lists sluice's two-core ratio in scenario sc round by round,
-// each with the handoff measured around its parallel run, when the
-// run has both for every round: which rounds met the machine's slow mode.
+// byRound lists sluice's two-core ratio in scenario sc round by round, each
+// with the handoff measured around its parallel run, when the run has both
+// for every round: which rounds met the machine's slow mode.
 func byRound(data map[key]map[string][]float64, sc, par string) string {
 	s, p := data[key{sc, "sluice", "serial"}]["ns/op"], data[key{sc, "sluice", par}]
 	ns, hs := p["ns/op"], p["handoff-ns"]
