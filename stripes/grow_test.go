@@ -53,8 +53,9 @@ func TestGrowInSteps(t *testing.T) {
 			continue
 		}
 		// Once in each growth, halfway through a move: every key is
-		// found by the lock-free Load with its state, and LoadOrInsert
-		// finds the same bucket without creating one.
+		// found by the lock-free Load with its state, Range gives each
+		// once, and LoadOrInsert finds the same bucket without creating
+		// one.
 		lastInto = nt
 		growths++
 		if st.moved == 0 || st.moved >= st.tab.Load().ng {
@@ -68,6 +69,22 @@ func TestGrowInSteps(t *testing.T) {
 				t.Fatalf("growth %d, %d of %d groups moved: key %d found %v", growths, st.moved, st.tab.Load().ng, j, b)
 			}
 			found[j] = b
+		}
+		// Range walks the old table and then the new one: each key once,
+		// those moved only in the new one, where their slots in the old
+		// are deleted.
+		ranged := make([]int, i+1)
+		st.Range(func(key string, b *ctr) bool {
+			if v := b.v.Load(); v > uint64(i) || key != keyOf(tb, int(v)).S {
+				t.Fatalf("growth %d, %d of %d groups moved: Range gave %q with state %d", growths, st.moved, st.tab.Load().ng, key, v)
+			}
+			ranged[b.v.Load()]++
+			return true
+		})
+		for j, c := range ranged {
+			if c != 1 {
+				t.Fatalf("growth %d, %d of %d groups moved: Range gave key %d %d times", growths, st.moved, st.tab.Load().ng, j, c)
+			}
 		}
 		// Each LoadOrInsert moves a step, so it may return the key's new
 		// copy: then the old one is frozen.
