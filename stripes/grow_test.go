@@ -72,7 +72,7 @@ func TestGrowInSteps(t *testing.T) {
 		}
 		// Range walks the old table and then the new one: each key once,
 		// those moved only in the new one, where their slots in the old
-		// are deleted.
+		// are deleted; and it stops at the first false from f, in either.
 		ranged := make([]int, i+1)
 		st.Range(func(key string, b *ctr) bool {
 			if v := b.v.Load(); v > uint64(i) || key != keyOf(tb, int(v)).S {
@@ -85,6 +85,11 @@ func TestGrowInSteps(t *testing.T) {
 			if c != 1 {
 				t.Fatalf("growth %d, %d of %d groups moved: Range gave key %d %d times", growths, st.moved, st.tab.Load().ng, j, c)
 			}
+		}
+		calls := 0
+		st.Range(func(string, *ctr) bool { calls++; return false })
+		if calls != 1 {
+			t.Fatalf("growth %d: Range went on after f returned false: %d calls", growths, calls)
 		}
 		// Each LoadOrInsert moves a step, so it may return the key's new
 		// copy: then the old one is frozen.
