@@ -2,6 +2,7 @@ package stripes
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"unsafe"
 )
@@ -55,6 +56,31 @@ func TestNew(t *testing.T) {
 		tb, err := New[ctr](n)
 		if err != nil || tb.Len() != n {
 			t.Fatalf("New(%d) = %v, %v", n, tb, err)
+		}
+	}
+}
+
+// TestDefault: the default stripe count is the smallest power of two at
+// least 4·GOMAXPROCS and at least 16, capped at MaxStripes, and New takes
+// it. On a machine of a few cores the loop that doubles it never runs, so
+// GOMAXPROCS is set here.
+func TestDefault(t *testing.T) {
+	was := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(was)
+	for _, c := range []struct{ procs, want int }{
+		{1, 16}, {2, 16}, {4, 16}, {5, 32}, {8, 32}, {9, 64}, {16, 64},
+		{17, 128}, {1000, 4096}, {16384, MaxStripes},
+	} {
+		runtime.GOMAXPROCS(c.procs)
+		n := Default()
+		if n != c.want {
+			t.Errorf("GOMAXPROCS %d: Default() = %d, want %d", c.procs, n, c.want)
+		}
+		if n > 128 {
+			continue // New of the large counts is TestNew's
+		}
+		if _, err := New[ctr](n); err != nil {
+			t.Errorf("GOMAXPROCS %d: New(Default()): %v", c.procs, err)
 		}
 	}
 }
