@@ -503,7 +503,8 @@ func asking(t *testing.T) (st *Stripe[ctr, *ctr], create func(n int), asked func
 // it holds is due: the review's projection counts the keys since the last
 // one over four more reviews, so one after a fraction of reviewEvery
 // would drop a table during a flood that fills it. Times are given, so
-// nothing here waits on the clock.
+// nothing here waits on the clock, but for the last step: once every held
+// table is dropped, a new ask arms the timer again, and Due delivers.
 func TestReviewEach(t *testing.T) {
 	var v Server[ctr, *ctr]
 	a, _, _ := asking(t)
@@ -560,6 +561,20 @@ func TestReviewEach(t *testing.T) {
 	v.reviewAt(remade.Add(reviewEvery))
 	if b.next != nil || len(v.held) != 0 || v.Due() != nil {
 		t.Fatalf("kept through a review with no key since the table was made (%d held)", len(v.held))
+	}
+	// Nothing held, and the timer spent, as when the review that dropped
+	// the last table was the timer's: the next ask arms it again, and
+	// Due delivers (in real time) for the new table's review.
+	v.timer.Stop()
+	c, _, _ := asking(t)
+	v.askAt(c, time.Now())
+	if c.next == nil || len(v.held) != 1 || v.Due() == nil {
+		t.Fatalf("no table made for a new ask after the last was dropped (%d held)", len(v.held))
+	}
+	select {
+	case <-v.Due():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the timer was not armed for a table asked for after every held one was dropped")
 	}
 	v.timer.Stop()
 }
