@@ -579,6 +579,30 @@ func TestReviewEach(t *testing.T) {
 	v.timer.Stop()
 }
 
+// TestReviewForgetsTaken: a table its stripe's growth has taken is no
+// longer the Server's to review: the review forgets the stripe, and with
+// nothing else held Due is nil, so the sweeper is not woken for it again.
+func TestReviewForgetsTaken(t *testing.T) {
+	var v Server[ctr, *ctr]
+	a, create, _ := asking(t)
+	t0 := time.Now()
+	v.askAt(a, t0)
+	if a.next == nil || len(v.held) != 1 {
+		t.Fatalf("ask not served: %d tables held", len(v.held))
+	}
+	for n := 0; a.next != nil; n++ {
+		if n == 1_000_000 {
+			t.Fatal("no growth took the table in 1,000,000 keys")
+		}
+		create(1)
+	}
+	v.reviewAt(t0.Add(reviewEvery))
+	if len(v.held) != 0 || v.Due() != nil {
+		t.Fatalf("a table the growth took is still held for review (%d held)", len(v.held))
+	}
+	v.timer.Stop()
+}
+
 // TestPrepareDroppedFull: a table made when the stripe's table was already
 // full to its limit, with no key after it, is dropped like any other that
 // keys stopped coming to. The rule "the keys since the last review would
