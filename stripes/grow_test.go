@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // growing returns the table the stripe grows into, or nil.
@@ -601,6 +602,24 @@ func TestReviewForgetsTaken(t *testing.T) {
 		t.Fatalf("a table the growth took is still held for review (%d held)", len(v.held))
 	}
 	v.timer.Stop()
+}
+
+// TestTouchStops: touch asks whether the table is still wanted before
+// every 64 pages it writes, and stops at the first no, so a table made
+// too late costs no more pages than it wrote. (In TestPrepareOvertaken
+// the growth begins after touch, and Prepare drops the whole table.)
+func TestTouchStops(t *testing.T) {
+	var g group[ctr]
+	perPage := max(pageSize/int(unsafe.Sizeof(g)), 1)
+	gs := make([]group[ctr], 3*64*perPage+1) // four checks: at pages 0, 64, 128, 192
+	asked := 0
+	if !touch(gs, func() bool { asked++; return true }) || asked != 4 {
+		t.Fatalf("a table still wanted: touch asked %d times, want 4", asked)
+	}
+	asked = 0
+	if touch(gs, func() bool { asked++; return asked < 2 }) || asked != 2 {
+		t.Fatalf("a table wanted no more after 64 pages: touch asked %d times and did not stop at the second", asked)
+	}
 }
 
 // TestPrepareDroppedFull: a table made when the stripe's table was already
