@@ -271,3 +271,24 @@ func BenchmarkSweep(b *testing.B) {
 		})
 	}
 }
+
+// TestClosed: Close may be called again, and a closed sweeper's SweepNow
+// and Urge return at once rather than wait for a goroutine that is gone.
+func TestClosed(t *testing.T) {
+	l, _ := atomicbucket.NewLimit(1, time.Second, 2)
+	tb, _ := stripes.New[atomicbucket.Bucket](4)
+	sw := Start(tb, &l, clock.NewManual(0), time.Hour)
+	sw.Close()
+	sw.Close()
+	done := make(chan struct{})
+	go func() {
+		sw.Urge()
+		sw.SweepNow()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("SweepNow on a closed sweeper did not return")
+	}
+}
