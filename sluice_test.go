@@ -701,6 +701,29 @@ func TestCloseLeavesNoGoroutine(t *testing.T) {
 	}
 }
 
+// TestClosedLimiterGrows: a closed limiter's stripes still grow, with no
+// sweeper to make their next tables (a stripe asks once, and the ask is
+// never served): every key of 50,000 in one stripe is created and decided
+// exactly, two tokens and then a denial, and counted.
+func TestClosedLimiterGrows(t *testing.T) {
+	l, err := New(Per(1, time.Hour), 2, WithStripes(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	const n = 50_000
+	for pass, want := range []bool{true, true, false} {
+		for i := range n {
+			if got := l.Allow(fmt.Sprint("key-", i)); got != want {
+				t.Fatalf("decision %d on key %d: %v, want %v", pass+1, i, got, want)
+			}
+		}
+	}
+	if s := l.Stats(); s.Keys != n || s.Allowed != 2*n || s.Denied != n || s.Evictions != 0 {
+		t.Fatalf("stats %+v, want %d keys, %d allowed, %d denied", s, n, 2*n, n)
+	}
+}
+
 // TestDroppedLimiterStopsSweeper: a limiter dropped without Close is
 // collected, and its sweeper's goroutine ends, rather than keeping the
 // goroutine, the table and its keys for the life of the process.
