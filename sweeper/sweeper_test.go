@@ -292,3 +292,29 @@ func TestClosed(t *testing.T) {
 		t.Fatal("SweepNow on a closed sweeper did not return")
 	}
 }
+
+// TestSweepStops: a pass over a large stripe stops after the step it is
+// in once the sweeper is stopped, so that Close never waits for the whole
+// pass; without a stop it evicts every idle key.
+func TestSweepStops(t *testing.T) {
+	l, _ := atomicbucket.NewLimit(1, time.Second, 2)
+	clk := clock.NewManual(0)
+	tb, _ := stripes.New[atomicbucket.Bucket](1)
+	st := tb.At(0)
+	const n = 20_000
+	for i := range n {
+		_, k := tb.Of(fmt.Sprint("k", i))
+		st.LoadOrInsert(k, tb.AddKey, func(b *atomicbucket.Bucket) { b.Start(&l, 0) })
+	}
+	clk.Set(time.Hour) // every key full and idle for an hour
+	stop := make(chan struct{})
+	close(stop)
+	evicted, stopped := sweep(tb, 0, &l, clk, time.Second, stop)
+	if !stopped || evicted == 0 || evicted >= n {
+		t.Fatalf("stopped sweep: evicted %d of %d, stopped %v; want one step's keys", evicted, n, stopped)
+	}
+	rest, stopped := sweep(tb, 0, &l, clk, time.Second, nil)
+	if stopped || evicted+rest != n || tb.Keys() != 0 {
+		t.Fatalf("whole sweep: evicted %d more, %d keys left, stopped %v", rest, tb.Keys(), stopped)
+	}
+}
