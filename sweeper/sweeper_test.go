@@ -309,8 +309,10 @@ func TestSweepStops(t *testing.T) {
 	clk.Set(time.Hour) // every key full and idle for an hour
 	stop := make(chan struct{})
 	close(stop)
+	// One step: some keys, or none if the step was one of a growth that
+	// the last insert left in progress.
 	evicted, stopped := sweep(tb, 0, &l, clk, time.Second, stop)
-	if !stopped || evicted == 0 || evicted >= n {
+	if !stopped || evicted >= n {
 		t.Fatalf("stopped sweep: evicted %d of %d, stopped %v; want one step's keys", evicted, n, stopped)
 	}
 	rest, stopped := sweep(tb, 0, &l, clk, time.Second, nil)
