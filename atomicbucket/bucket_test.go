@@ -473,14 +473,21 @@ func TestEvict(t *testing.T) {
 		if !b.Evict(l, clk, clk.Now(), time.Millisecond) || !b.Dead() {
 			t.Fatalf("%s: not evicted when full and idle", im.name)
 		}
-		if b.Evict(l, clk, clk.Now(), 0) {
-			t.Fatalf("%s: evicted twice", im.name)
-		}
-		for _, st := range []Status{b.Allow(l, clk, 1), b.Take(l, clk, 1).Status, b.TakeAt(l, 0, 1).Status,
-			b.Peek(l, 0, 1).Status, b.Refund(l, 0, 1)} {
-			if st != Evicted {
-				t.Fatalf("%s: evicted bucket answered %v", im.name, st)
-			}
+		checkDead(t, im.name+": evicted", b, l, clk)
+	}
+}
+
+// checkDead asks a dead bucket (what says why it is) everything: each
+// method answers Evicted, and Evict evicts it no more.
+func checkDead(t *testing.T, what string, b impl, l *Limit, clk clock.Clock) {
+	t.Helper()
+	if b.Evict(l, clk, clk.Now(), 0) {
+		t.Fatalf("%s bucket evicted again", what)
+	}
+	for _, st := range []Status{b.Allow(l, clk, 1), b.Take(l, clk, 1).Status, b.TakeAt(l, 0, 1).Status,
+		b.Peek(l, 0, 1).Status, b.Refund(l, 0, 1)} {
+		if st != Evicted {
+			t.Fatalf("%s bucket answered %v", what, st)
 		}
 	}
 }
@@ -793,16 +800,8 @@ func TestFreezeThaw(t *testing.T) {
 		if _, ok := b.Freeze(); ok {
 			t.Fatalf("%s: frozen twice", im.name)
 		}
-		clk.Set(time.Hour)
-		if b.Evict(l, clk, clk.Now(), 0) {
-			t.Fatalf("%s: a frozen bucket evicted", im.name)
-		}
-		for _, st := range []Status{b.Allow(l, clk, 1), b.Take(l, clk, 1).Status, b.TakeAt(l, 0, 1).Status,
-			b.Peek(l, 0, 1).Status, b.Refund(l, 0, 1)} {
-			if st != Evicted {
-				t.Fatalf("%s: frozen bucket answered %v", im.name, st)
-			}
-		}
+		clk.Set(time.Hour) // full and idle, were it alive
+		checkDead(t, im.name+": frozen", b, l, clk)
 
 		c := im.make(l, 0).(frozen) // full, until the thaw
 		c.Thaw(state)
