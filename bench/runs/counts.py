@@ -193,18 +193,19 @@ It prints:
 
 With --check it prints none of that: it computes the same figures (all
 but the quick runs', which need the repository's history; the handoff
-percentiles to the whole ns) and exits 1, naming each one, unless
-README.md and bench/BENCHMARKS.md write every figure they quote from it
-as it computes it now (a run of white space matches any other), and
-unless every column of the table from the twenty-fifth run on, and each
-such run's section, agrees with the report, unless every in-page link
-of the two documents (their tables of contents) names a heading, and
-unless each full run's chart (<commit>.svg, from the eighteenth on) is
-the one the report draws from its raw file. make test runs it, so that
-a full run added to the table and to bench/runs cannot leave the
-documents' counts behind. A change to the report that moves what it
-prints or draws for a kept run fails it too, so that such a change is
-seen against every run it re-reads:
+percentiles to the whole ns; it needs Go and python3, but no git and no
+history, as make test runs on a tree that may have neither) and exits
+1, naming each one, unless README.md and bench/BENCHMARKS.md write
+every figure they quote from it as it computes it now (a run of white
+space matches any other), and unless every column of the table from the
+twenty-fifth run on, and each such run's section, agrees with the
+report, unless every in-page link of the two documents (their tables of
+contents) names a heading, and unless each full run's chart
+(<commit>.svg, from the eighteenth on) is the one the report draws from
+its raw file. make test runs it, so that a full run added to the table
+and to bench/runs cannot leave the documents' counts behind. A change
+to the report that moves what it prints or draws for a kept run fails
+it too, so that such a change is seen against every run it re-reads:
 
     python3 bench/runs/counts.py --check
 
