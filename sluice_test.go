@@ -14,8 +14,7 @@ import (
 	"time"
 
 	"github.com/seed997/sluice/clock"
-	"github.com/seed997/sluice/internal/clocktest"
-	"github.com/seed997/sluice/internal/cpupin"
+	"github.com/seed997/sluice/internal/countertest"
 	"github.com/seed997/sluice/sweeper"
 )
 
@@ -990,32 +989,6 @@ func TestNowAndBurst(t *testing.T) {
 	}
 }
 
-// counterClock is the processor-counter clock that clock.Default gives
-// wherever the kernel keeps time by the TSC, and with it the unpin to
-// defer. Where clock.NewCounter refuses because the kernel keeps time by
-// another clock but the counter is invariant (a VM under kvm-clock, where
-// CI may run), it is built without that check, and the calling goroutine
-// is locked to a thread pinned to one CPU, whose counter ticks at one
-// rate: otherwise Allow's and AllowN's branch for the counter clock would
-// go untested there. It skips t where there is no invariant counter.
-func counterClock(t *testing.T) (*clock.Counter, func()) {
-	t.Helper()
-	c, why := clock.NewCounter()
-	if why == nil {
-		return c, func() {}
-	}
-	v, err := clocktest.Unchecked()
-	if err != nil {
-		t.Skip(err)
-	}
-	cpu, unpin, err := cpupin.PinOne()
-	if err != nil {
-		t.Skipf("%v, and the test cannot pin itself to one CPU: %v", why, err)
-	}
-	t.Logf("%v: the counter is read on CPU %d alone", why, cpu)
-	return v.(*clock.Counter), unpin
-}
-
 // TestClockBranchesDecide: Allow and AllowN each have their own copy of a
 // branch on the clock's type (the counter clock, whose common case is one
 // call, the coarse clock, and any other). On each kind they admit a key of
@@ -1029,7 +1002,7 @@ func counterClock(t *testing.T) (*clock.Counter, func()) {
 // to Now.
 func TestClockBranchesDecide(t *testing.T) {
 	const every, slack = 40 * time.Millisecond, time.Microsecond
-	counter := func(t *testing.T) (clock.Clock, func()) { return counterClock(t) }
+	counter := func(t *testing.T) (clock.Clock, func()) { return countertest.New(t) }
 	coarse := func(*testing.T) (clock.Clock, func()) {
 		c := clock.NewCoarse(time.Millisecond)
 		return c, c.Stop

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seed997/sluice/clock"
+	"github.com/seed997/sluice/internal/countertest"
 	"github.com/seed997/sluice/internal/oracle"
 )
 
@@ -891,5 +892,68 @@ func freezeRound(t *testing.T, newImpl func(*Limit, time.Duration) impl, burst i
 	if before+after != burst {
 		t.Fatalf("admitted %d before the freeze and %d from the copy: %d, want the burst %d",
 			before, after, before+after, burst)
+	}
+}
+
+// TestReadClock: readClock calls the counter and the coarse clock
+// directly rather than through the interface, each in its own branch, and
+// the counter's in two (TryNow's common case, and Now while the scale does
+// not cover the counter). On each kind of clock its reading lies between
+// the clock's own readings just before and just after it, give or take
+// 1µs on the counter (its steps back where a calibration ends) and not a
+// nanosecond on the others; a fresh counter is read
+// for 100ms, past its 64ms of calibration, so that both of its branches
+// are taken. And both buckets decide at that reading: at one token an
+// hour, a full bucket admits, and one emptied at a reading is denied for
+// the hour less what passed since that reading (give or take the slack).
+func TestReadClock(t *testing.T) {
+	const hour = time.Hour
+	for _, kind := range []struct {
+		name  string
+		make  func(t *testing.T) (clock.Clock, func())
+		slack time.Duration
+	}{
+		{"counter", func(t *testing.T) (clock.Clock, func()) { return countertest.New(t) }, time.Microsecond},
+		{"coarse", func(*testing.T) (clock.Clock, func()) {
+			c := clock.NewCoarse(time.Millisecond)
+			return c, c.Stop
+		}, 0},
+		{"mono", func(*testing.T) (clock.Clock, func()) { return clock.NewMono(), func() {} }, 0},
+		{"manual", func(*testing.T) (clock.Clock, func()) { return clock.NewManual(42 * time.Second), func() {} }, 0},
+	} {
+		t.Run(kind.name, func(t *testing.T) {
+			clk, done := kind.make(t)
+			slack := kind.slack
+			defer done()
+			reads := 0
+			for end := clk.Now() + 100*time.Millisecond; reads < 1000 || clk.Now() < end; reads++ {
+				lo := clk.Now()
+				v := readClock(clk)
+				hi := clk.Now()
+				if v < lo-slack || v > hi+slack {
+					t.Fatalf("read %d: readClock = %v, outside the clock's [%v, %v]", reads, v, lo, hi)
+				}
+				if kind.name == "manual" {
+					break // it stands still
+				}
+			}
+			l := mustLimit(t, 1, hour, 1)
+			for _, im := range impls {
+				lo := clk.Now()
+				if st := im.make(l, lo).Allow(l, clk, 1); st != Allowed {
+					t.Fatalf("%s: a full bucket: Allow %v", im.name, st)
+				}
+				b := im.make(l, lo)
+				b.TakeAt(l, lo, 1) // empty from lo for an hour
+				d := b.Take(l, clk, 1)
+				hi := clk.Now()
+				if d.Status != Denied || d.RetryAfter > hour+slack || d.RetryAfter < hour-(hi-lo)-slack {
+					t.Errorf("%s: Take %v, for %v; want denied for the hour less at most %v", im.name, d.Status, d.RetryAfter, hi-lo)
+				}
+				if st := b.Allow(l, clk, 1); st != Denied {
+					t.Errorf("%s: an empty bucket: Allow %v", im.name, st)
+				}
+			}
+		})
 	}
 }
