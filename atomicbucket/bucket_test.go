@@ -901,11 +901,11 @@ func freezeRound(t *testing.T, newImpl func(*Limit, time.Duration) impl, burst i
 // not cover the counter). On each kind of clock its reading lies between
 // the clock's own readings just before and just after it, give or take
 // 1µs on the counter (its steps back where a calibration ends) and not a
-// nanosecond on the others; a fresh counter is read
-// for 100ms, past its 64ms of calibration, so that both of its branches
-// are taken. And both buckets decide at that reading: at one token an
-// hour, a full bucket admits, and one emptied at a reading is denied for
-// the hour less what passed since that reading (give or take the slack).
+// nanosecond on the others; a fresh counter is read for 100ms, past its
+// 64ms of calibration, so that both of its branches are taken. And both
+// buckets decide at that reading: at one token an hour, a full bucket
+// admits, and one emptied at a reading is denied for the hour less what
+// passed since that reading (give or take the slack).
 func TestReadClock(t *testing.T) {
 	const hour = time.Hour
 	for _, kind := range []struct {
